@@ -9,6 +9,7 @@
 
 pub mod card;
 pub mod deck;
+pub mod meld;
 pub mod notation;
 pub mod ruleset;
 

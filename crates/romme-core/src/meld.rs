@@ -1,0 +1,708 @@
+//! Melds: sets and runs under a ruleset, with joker and round-wild
+//! declarations, meld values (§3) and plain-language reasons for invalid melds.
+//!
+//! A [`MeldChecker`] is built for a ruleset and (for Five Crowns) a round.
+//! [`MeldChecker::declarations`] enumerates every valid way a multiset of
+//! cards forms one meld; [`MeldChecker::check`] validates a meld as declared
+//! by a player (`*=8h` …) and fills in a declaration when only one fits.
+//!
+//! Readings:
+//! * A round wild (Five Crowns) that stands for its own face is a natural
+//!   card for every limit; standing for another card it is a wild card, like
+//!   a joker.
+//! * In a run the ace is low (worth `values.ace_low`) only when it is the
+//!   first card before a 2; after a king it is high, even when a 2 follows
+//!   (`004` 8).
+//! * Jokers are interchangeable: declarations that differ only by which of
+//!   two identical cards stands where are listed once; the first such card
+//!   in the input takes the lowest position.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::card::{CardKind, Face, Rank, Suit};
+use crate::deck::COPIES;
+use crate::notation::MeldCard;
+use crate::ruleset::{Limit, Ruleset, SetSuits, WildShare};
+
+/// Set or run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MeldKind {
+    /// Cards of one rank.
+    Set,
+    /// Consecutive ranks of one suit.
+    Run,
+}
+
+/// One valid reading of a meld.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct Declaration {
+    /// Set or run.
+    pub kind: MeldKind,
+    /// The cards in input order, wild cards with the card they stand for.
+    pub cards: Vec<MeldCard>,
+    /// The cards in meld order: runs ascending, sets by suit.
+    pub ordered: Vec<MeldCard>,
+    /// Meld value (§3) with jokers at the value of the card they stand for.
+    pub value: u32,
+    /// Number of cards acting as wild cards.
+    pub wilds: usize,
+}
+
+/// Why a meld question could not be answered or a meld is not valid.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum MeldError {
+    /// A card that the ruleset's deck does not have.
+    #[error("{card} is not in this ruleset's deck")]
+    NotInDeck {
+        /// The card.
+        card: CardKind,
+    },
+    /// More copies of a card than the deck has.
+    #[error("{card} appears {count} times, the deck has {available}")]
+    TooManyCopies {
+        /// The card.
+        card: CardKind,
+        /// How often it was given.
+        count: usize,
+        /// How many the deck has.
+        available: usize,
+    },
+    /// The ruleset has round wilds and needs the round number.
+    #[error("this ruleset has a wild rank per round: give the round (1-{max})")]
+    RoundRequired {
+        /// Highest round.
+        max: u8,
+    },
+    /// A round number outside 1..=max.
+    #[error("round {round} does not exist (1-{max})")]
+    BadRound {
+        /// The round given.
+        round: u8,
+        /// Highest round.
+        max: u8,
+    },
+    /// A natural card that is not wild was declared as another card.
+    #[error("{card} is not wild here and cannot stand for another card")]
+    NotWild {
+        /// The card as written.
+        card: MeldCard,
+    },
+    /// The cards do not form a valid meld.
+    #[error("not a valid meld: {reason}")]
+    Invalid {
+        /// Why, in plain words.
+        reason: String,
+    },
+    /// A wild card has more than one possible declaration; the player must say.
+    #[error("declare the wild cards: this meld can be read {} ways, e.g. {}", options.len(), options.iter().take(3).map(|d| crate::notation::format_cards(&d.ordered)).collect::<Vec<_>>().join(" | "))]
+    Ambiguous {
+        /// The possible declarations.
+        options: Vec<Declaration>,
+    },
+}
+
+/// How one input card can act.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// A natural that is not wild: always itself.
+    Fixed(Face),
+    /// A joker or round wild: may stand for any face (a round wild standing
+    /// for its own face counts as natural).
+    Flexible(CardKind),
+}
+
+/// Answers meld questions for one ruleset and round.
+#[derive(Debug, Clone, Copy)]
+pub struct MeldChecker<'a> {
+    rules: &'a Ruleset,
+    wild_rank: Option<Rank>,
+}
+
+impl<'a> MeldChecker<'a> {
+    /// A checker for `rules`; `round` (1-based) is needed when the ruleset
+    /// has round wilds and ignored otherwise.
+    pub fn new(rules: &'a Ruleset, round: Option<u8>) -> Result<Self, MeldError> {
+        let wild_rank = if rules.melds.wilds.round_wild {
+            let max = rules.deck.kind.ranks().len() as u8;
+            match round {
+                None => return Err(MeldError::RoundRequired { max }),
+                Some(r) if r == 0 || r > max => return Err(MeldError::BadRound { round: r, max }),
+                Some(r) => rules.round_wild_rank(r),
+            }
+        } else {
+            None
+        };
+        Ok(MeldChecker { rules, wild_rank })
+    }
+
+    /// The ruleset.
+    pub fn rules(&self) -> &'a Ruleset {
+        self.rules
+    }
+
+    /// The wild rank of the round, if any.
+    pub fn wild_rank(&self) -> Option<Rank> {
+        self.wild_rank
+    }
+
+    /// Whether `card` is wild (a joker, or of the round's wild rank).
+    pub fn is_wild(&self, card: CardKind) -> bool {
+        match card {
+            CardKind::Joker => true,
+            CardKind::Natural(f) => Some(f.rank) == self.wild_rank,
+        }
+    }
+
+    fn role(&self, card: CardKind) -> Role {
+        match card {
+            CardKind::Natural(f) if !self.is_wild(card) => Role::Fixed(f),
+            other => Role::Flexible(other),
+        }
+    }
+
+    /// Check that every card belongs to the deck, in no more copies than it has.
+    pub fn check_cards(&self, cards: &[CardKind]) -> Result<(), MeldError> {
+        let mut counts: BTreeMap<CardKind, usize> = BTreeMap::new();
+        for &c in cards {
+            if !self.rules.deck.has_kind(c) {
+                return Err(MeldError::NotInDeck { card: c });
+            }
+            *counts.entry(c).or_default() += 1;
+        }
+        for (card, count) in counts {
+            let available = match card {
+                CardKind::Joker => usize::from(self.rules.deck.jokers),
+                CardKind::Natural(_) => usize::from(COPIES),
+            };
+            if count > available {
+                return Err(MeldError::TooManyCopies {
+                    card,
+                    count,
+                    available,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Every valid declaration of `cards` as one meld (empty if none), sets
+    /// first, then runs from low to high; duplicates removed.
+    pub fn declarations(&self, cards: &[CardKind]) -> Result<Vec<Declaration>, MeldError> {
+        self.check_cards(cards)?;
+        Ok(self.enumerate(cards, true))
+    }
+
+    /// The valid declaration with the highest value, if any.
+    pub fn best(&self, cards: &[CardKind]) -> Result<Option<Declaration>, MeldError> {
+        Ok(self
+            .declarations(cards)?
+            .into_iter()
+            .max_by_key(|d| d.value))
+    }
+
+    /// Whether `cards` form a valid meld in at least one declaration.
+    pub fn is_valid(&self, cards: &[CardKind]) -> Result<bool, MeldError> {
+        Ok(!self.declarations(cards)?.is_empty())
+    }
+
+    /// Validate a meld as a player declares it. Declared wild cards must be
+    /// honoured; undeclared wild cards are filled in when exactly one reading
+    /// fits (otherwise [`MeldError::Ambiguous`]).
+    pub fn check(&self, cards: &[MeldCard]) -> Result<Declaration, MeldError> {
+        let kinds: Vec<CardKind> = cards.iter().map(|c| c.card).collect();
+        self.check_cards(&kinds)?;
+        for c in cards {
+            if let (Some(face), Role::Fixed(own)) = (c.stands_for, self.role(c.card)) {
+                if face != own {
+                    return Err(MeldError::NotWild { card: *c });
+                }
+            }
+        }
+        let all = self.enumerate(&kinds, true);
+        if all.is_empty() {
+            return Err(MeldError::Invalid {
+                reason: self.explain(&kinds),
+            });
+        }
+        let fits: Vec<Declaration> = all.into_iter().filter(|d| consistent(cards, d)).collect();
+        match fits.len() {
+            0 => Err(MeldError::Invalid {
+                reason: format!(
+                    "the declared cards do not form a valid meld ({})",
+                    crate::notation::format_cards(cards)
+                ),
+            }),
+            1 => Ok(fits.into_iter().next().expect("one element")),
+            _ => {
+                // Several readings that give every card the same face are the same meld.
+                let first = effective_multiset(&fits[0]);
+                if fits
+                    .iter()
+                    .all(|d| effective_multiset(d) == first && d.kind == fits[0].kind)
+                {
+                    Ok(fits.into_iter().next().expect("non-empty"))
+                } else {
+                    Err(MeldError::Ambiguous { options: fits })
+                }
+            }
+        }
+    }
+
+    /// Why `cards` do not form a valid meld, in plain words.
+    pub fn explain(&self, cards: &[CardKind]) -> String {
+        let min = usize::from(self.rules.melds.min_len);
+        if cards.len() < min {
+            return format!(
+                "a meld needs at least {min} cards, these are {}",
+                cards.len()
+            );
+        }
+        // With limits relaxed, does a reading exist? Then a wild limit is why.
+        if let Some(d) = self.enumerate(cards, false).first() {
+            if let Some(why) = self.wild_violation(d) {
+                return why;
+            }
+        }
+        let fixed: Vec<Face> = cards
+            .iter()
+            .filter_map(|&c| match self.role(c) {
+                Role::Fixed(f) => Some(f),
+                Role::Flexible(_) => None,
+            })
+            .collect();
+        let same_rank = fixed.windows(2).all(|w| w[0].rank == w[1].rank);
+        let same_suit = fixed.windows(2).all(|w| w[0].suit == w[1].suit);
+        if same_rank && !fixed.is_empty() {
+            let sets = &self.rules.melds.sets;
+            if sets.suits == SetSuits::Distinct {
+                for w in 0..fixed.len() {
+                    for v in w + 1..fixed.len() {
+                        if fixed[w].suit == fixed[v].suit {
+                            return format!(
+                                "a set may not have the same suit twice ({} twice)",
+                                fixed[w]
+                            );
+                        }
+                    }
+                }
+            }
+            let max = match (sets.suits, sets.max_len) {
+                (SetSuits::Distinct, Limit::None) => Some(self.rules.deck.kind.suits().len()),
+                (_, l) => l.get().map(usize::from),
+            };
+            if let Some(m) = max {
+                if cards.len() > m {
+                    return format!("a set has at most {m} cards, these are {}", cards.len());
+                }
+            }
+            return "these cards cannot be completed to a set".into();
+        }
+        if same_suit && !fixed.is_empty() {
+            let mut ranks: Vec<Rank> = fixed.iter().map(|f| f.rank).collect();
+            ranks.sort();
+            if let Some(w) = ranks.windows(2).find(|w| w[0] == w[1]) {
+                return format!(
+                    "a run cannot have the same card twice ({} twice)",
+                    Face::new(w[0], fixed[0].suit)
+                );
+            }
+            return format!(
+                "{} cannot be completed to a run: the gaps are too wide for the wild cards{}",
+                crate::notation::format_cards(&fixed),
+                if self.rules.melds.runs.wrap_around {
+                    ""
+                } else {
+                    " (K-A-2 is not allowed)"
+                }
+            );
+        }
+        if fixed.is_empty() {
+            return "melds of wild cards only are not allowed".into();
+        }
+        "neither a set (the ranks differ) nor a run (the suits differ)".into()
+    }
+
+    /// Meld value (§3) of a declared meld of faces in meld order; `run` says
+    /// whether it is a run (an ace is low only first in a run before a 2).
+    pub fn value_of(&self, kind: MeldKind, ordered_faces: &[Face]) -> u32 {
+        let values = &self.rules.values;
+        ordered_faces
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let low = kind == MeldKind::Run
+                    && f.rank == Rank::Ace
+                    && i == 0
+                    && ordered_faces.get(1).is_some_and(|n| n.rank == Rank::Two);
+                values.value(*f, low)
+            })
+            .sum()
+    }
+
+    fn wild_violation(&self, d: &Declaration) -> Option<String> {
+        let w = &self.rules.melds.wilds;
+        let n = d.ordered.len();
+        let wilds = d.wilds;
+        let naturals = n - wilds;
+        if naturals == 0 && !w.all_wild {
+            return Some("melds of wild cards only are not allowed".into());
+        }
+        match w.share {
+            WildShare::Any => {}
+            WildShare::FewerThanNaturals if wilds >= naturals => {
+                return Some(format!(
+                    "jokers must be in the minority: {wilds} wild and {naturals} natural cards"
+                ));
+            }
+            WildShare::AtMostNaturals if wilds > naturals => {
+                return Some(format!(
+                    "at most as many jokers as natural cards: {wilds} wild and {naturals} natural cards"
+                ));
+            }
+            _ => {}
+        }
+        if !w.max_per_meld.allows(wilds) {
+            return Some(format!(
+                "at most {} wild cards per meld, this has {wilds}",
+                w.max_per_meld
+            ));
+        }
+        if d.kind == MeldKind::Run {
+            let is_wild: Vec<bool> = d.ordered.iter().map(|c| self.acts_wild(c)).collect();
+            if !w.adjacent && is_wild.windows(2).any(|p| p[0] && p[1]) {
+                return Some("jokers may not lie next to each other".into());
+            }
+            if !w.at_run_ends && (is_wild[0] || is_wild[n - 1]) {
+                return Some("a joker may not be the first or last card of a run".into());
+            }
+        }
+        None
+    }
+
+    fn acts_wild(&self, c: &MeldCard) -> bool {
+        match (self.role(c.card), c.stands_for) {
+            (Role::Fixed(_), _) => false,
+            (Role::Flexible(CardKind::Natural(own)), Some(f)) => own != f,
+            (Role::Flexible(CardKind::Natural(_)), None) => false,
+            (Role::Flexible(CardKind::Joker), _) => true,
+        }
+    }
+
+    fn enumerate(&self, cards: &[CardKind], limits: bool) -> Vec<Declaration> {
+        let mut out = Vec::new();
+        let n = cards.len();
+        if n < usize::from(self.rules.melds.min_len) {
+            return out;
+        }
+        let roles: Vec<Role> = cards.iter().map(|&c| self.role(c)).collect();
+        self.enumerate_sets(cards, &roles, limits, &mut out);
+        self.enumerate_runs(cards, &roles, limits, &mut out);
+        let mut seen = std::collections::HashSet::new();
+        out.retain(|d| seen.insert((d.kind, d.ordered.clone())));
+        out
+    }
+
+    fn enumerate_sets(
+        &self,
+        cards: &[CardKind],
+        roles: &[Role],
+        limits: bool,
+        out: &mut Vec<Declaration>,
+    ) {
+        let sets = &self.rules.melds.sets;
+        let n = cards.len();
+        let suits = self.rules.deck.kind.suits();
+        let max = match (sets.suits, sets.max_len) {
+            (SetSuits::Distinct, Limit::None) => Some(suits.len()),
+            (_, l) => l.get().map(usize::from),
+        };
+        if max.is_some_and(|m| n > m) {
+            return;
+        }
+        let fixed_ranks: Vec<Rank> = roles
+            .iter()
+            .filter_map(|r| match r {
+                Role::Fixed(f) => Some(f.rank),
+                Role::Flexible(_) => None,
+            })
+            .collect();
+        let ranks: Vec<Rank> = match fixed_ranks.first() {
+            Some(&r) if fixed_ranks.iter().all(|x| *x == r) => vec![r],
+            Some(_) => return,
+            None => self.rules.deck.kind.ranks().to_vec(),
+        };
+        // Flexible cards, identical ones adjacent, so that identical cards
+        // take non-decreasing suits and each multiset is generated once.
+        let mut flex: Vec<usize> = (0..n)
+            .filter(|&i| matches!(roles[i], Role::Flexible(_)))
+            .collect();
+        flex.sort_by_key(|&i| (cards[i], i));
+        for rank in ranks {
+            let mut choice = vec![0usize; flex.len()];
+            loop {
+                let canonical = (1..flex.len())
+                    .all(|k| cards[flex[k - 1]] != cards[flex[k]] || choice[k - 1] <= choice[k]);
+                if canonical {
+                    let mut faces: Vec<Face> = roles
+                        .iter()
+                        .map(|r| match r {
+                            Role::Fixed(f) => *f,
+                            Role::Flexible(_) => Face::new(rank, suits[0]),
+                        })
+                        .collect();
+                    for (k, &i) in flex.iter().enumerate() {
+                        faces[i] = Face::new(rank, suits[choice[k]]);
+                    }
+                    let distinct_ok = sets.suits == SetSuits::Any || {
+                        let mut s: Vec<Suit> = faces.iter().map(|f| f.suit).collect();
+                        s.sort();
+                        s.windows(2).all(|w| w[0] != w[1])
+                    };
+                    if distinct_ok {
+                        self.push(MeldKind::Set, cards, &faces, None, limits, out);
+                    }
+                }
+                if !next_combination(&mut choice, suits.len()) {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Every rank sequence of length `n` a run may have under the ruleset,
+    /// as ranks in run order.
+    fn run_shapes(&self, n: usize) -> Vec<Vec<Rank>> {
+        let runs = &self.rules.melds.runs;
+        let ranks = self.rules.deck.kind.ranks();
+        let mut shapes = Vec::new();
+        if n > ranks.len() {
+            return shapes;
+        }
+        if runs.wrap_around {
+            // A cycle over all ranks (ace between king and two).
+            let cyc = ranks.len();
+            for start in 0..cyc {
+                shapes.push((0..n).map(|i| ranks[(start + i) % cyc]).collect());
+            }
+            return shapes;
+        }
+        // A line of positions: optional low ace, the ranks below ace, optional high ace.
+        let mut line: Vec<Rank> = Vec::new();
+        let has_ace = ranks.contains(&Rank::Ace);
+        if has_ace && runs.ace_low {
+            line.push(Rank::Ace);
+        }
+        line.extend(ranks.iter().copied().filter(|r| *r != Rank::Ace));
+        if has_ace && runs.ace_high {
+            line.push(Rank::Ace);
+        }
+        if line.len() < n {
+            return shapes;
+        }
+        for start in 0..=line.len() - n {
+            let seq = &line[start..start + n];
+            // A..A (both aces) is never a run.
+            if seq.len() > 1 && seq[0] == Rank::Ace && seq[seq.len() - 1] == Rank::Ace {
+                continue;
+            }
+            shapes.push(seq.to_vec());
+        }
+        shapes
+    }
+
+    fn enumerate_runs(
+        &self,
+        cards: &[CardKind],
+        roles: &[Role],
+        limits: bool,
+        out: &mut Vec<Declaration>,
+    ) {
+        let n = cards.len();
+        let fixed: Vec<(usize, Face)> = roles
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| match r {
+                Role::Fixed(f) => Some((i, *f)),
+                Role::Flexible(_) => None,
+            })
+            .collect();
+        let suits: Vec<Suit> = match fixed.first() {
+            Some(&(_, f)) if fixed.iter().all(|(_, x)| x.suit == f.suit) => vec![f.suit],
+            Some(_) => return,
+            None => self.rules.deck.kind.suits().to_vec(),
+        };
+        let flex: Vec<usize> = (0..n)
+            .filter(|&i| matches!(roles[i], Role::Flexible(_)))
+            .collect();
+        for shape in self.run_shapes(n) {
+            for &suit in &suits {
+                // Place the fixed cards; each needs its own position.
+                let mut slot_of: Vec<Option<usize>> = vec![None; n]; // position -> input index
+                let mut ok = true;
+                for &(i, f) in &fixed {
+                    match (0..n).find(|&p| shape[p] == f.rank && slot_of[p].is_none()) {
+                        Some(p) if f.suit == suit => slot_of[p] = Some(i),
+                        _ => {
+                            ok = false;
+                            break;
+                        }
+                    }
+                }
+                if !ok {
+                    continue;
+                }
+                let free: Vec<usize> = (0..n).filter(|&p| slot_of[p].is_none()).collect();
+                // Distinct placements of the flexible cards into the free positions.
+                let mut groups: Vec<(CardKind, Vec<usize>)> = Vec::new();
+                for &i in &flex {
+                    match groups.iter_mut().find(|(k, _)| *k == cards[i]) {
+                        Some((_, v)) => v.push(i),
+                        None => groups.push((cards[i], vec![i])),
+                    }
+                }
+                let mut remaining: Vec<usize> = groups.iter().map(|(_, v)| v.len()).collect();
+                let mut placement: Vec<usize> = Vec::with_capacity(free.len()); // group per free slot
+                self.place(
+                    &mut placement,
+                    &mut remaining,
+                    free.len(),
+                    &mut |placement: &[usize]| {
+                        let mut taken: Vec<usize> = vec![0; groups.len()];
+                        let mut slots = slot_of.clone();
+                        for (k, &g) in placement.iter().enumerate() {
+                            let input = groups[g].1[taken[g]];
+                            taken[g] += 1;
+                            slots[free[k]] = Some(input);
+                        }
+                        let mut faces = vec![Face::new(Rank::Two, suit); n];
+                        let mut order = Vec::with_capacity(n);
+                        for (p, s) in slots.iter().enumerate() {
+                            if let Some(i) = *s {
+                                faces[i] = Face::new(shape[p], suit);
+                                order.push(i);
+                            }
+                        }
+                        self.push(MeldKind::Run, cards, &faces, Some(&order), limits, out);
+                    },
+                );
+            }
+        }
+    }
+
+    fn place(
+        &self,
+        placement: &mut Vec<usize>,
+        remaining: &mut [usize],
+        slots: usize,
+        emit: &mut dyn FnMut(&[usize]),
+    ) {
+        if placement.len() == slots {
+            emit(placement);
+            return;
+        }
+        for g in 0..remaining.len() {
+            if remaining[g] > 0 {
+                remaining[g] -= 1;
+                placement.push(g);
+                self.place(placement, remaining, slots, emit);
+                placement.pop();
+                remaining[g] += 1;
+            }
+        }
+    }
+
+    /// Build a declaration from the face every input card takes; `order`
+    /// gives the input indices in meld order for runs (sets are ordered by suit).
+    fn push(
+        &self,
+        kind: MeldKind,
+        cards: &[CardKind],
+        faces: &[Face],
+        order: Option<&[usize]>,
+        limits: bool,
+        out: &mut Vec<Declaration>,
+    ) {
+        let meld_cards: Vec<MeldCard> = cards
+            .iter()
+            .zip(faces)
+            .map(|(&card, &face)| MeldCard {
+                card,
+                stands_for: if card.face() == Some(face) {
+                    None
+                } else {
+                    Some(face)
+                },
+            })
+            .collect();
+        let ordered: Vec<MeldCard> = match order {
+            Some(o) => o.iter().map(|&i| meld_cards[i]).collect(),
+            None => {
+                let mut v = meld_cards.clone();
+                v.sort_by_key(|c| (c.effective().map(|f| f.suit), c.card));
+                v
+            }
+        };
+        let wilds = ordered.iter().filter(|c| self.acts_wild(c)).count();
+        let ordered_faces: Vec<Face> = ordered.iter().filter_map(|c| c.effective()).collect();
+        let d = Declaration {
+            kind,
+            value: self.value_of(kind, &ordered_faces),
+            cards: meld_cards,
+            ordered,
+            wilds,
+        };
+        if !limits || self.wild_violation(&d).is_none() {
+            out.push(d);
+        }
+    }
+}
+
+/// Advance an odometer of digits in `0..base`; false when it wraps around.
+fn next_combination(digits: &mut [usize], base: usize) -> bool {
+    for d in digits.iter_mut().rev() {
+        *d += 1;
+        if *d < base {
+            return true;
+        }
+        *d = 0;
+    }
+    false
+}
+
+fn effective_multiset(d: &Declaration) -> Vec<(CardKind, Option<Face>)> {
+    let mut v: Vec<(CardKind, Option<Face>)> =
+        d.cards.iter().map(|c| (c.card, c.effective())).collect();
+    v.sort();
+    v
+}
+
+/// Whether a player's (partial) declaration agrees with a full one: every
+/// declared card must stand for what it was declared as, matched as a
+/// multiset among identical cards.
+fn consistent(given: &[MeldCard], d: &Declaration) -> bool {
+    let mut pool: Vec<(CardKind, Option<Face>)> =
+        d.cards.iter().map(|c| (c.card, c.effective())).collect();
+    // Declared cards first, then undeclared ones take whatever is left.
+    let mut sorted: Vec<&MeldCard> = given.iter().collect();
+    sorted.sort_by_key(|c| c.stands_for.is_none());
+    for c in sorted {
+        let pos = match c.stands_for {
+            Some(f) => pool.iter().position(|(k, e)| *k == c.card && *e == Some(f)),
+            None => pool
+                .iter()
+                .position(|(k, e)| *k == c.card && (c.card.is_joker() || *e == c.card.face()))
+                .or_else(|| pool.iter().position(|(k, _)| *k == c.card)),
+        };
+        match pos {
+            Some(p) => {
+                pool.swap_remove(p);
+            }
+            None => return false,
+        }
+    }
+    true
+}
