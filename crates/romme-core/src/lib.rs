@@ -11,7 +11,9 @@ pub mod card;
 pub mod deck;
 pub mod meld;
 pub mod notation;
+pub mod penalty;
 pub mod ruleset;
+pub mod scoring;
 
 pub use card::{Card, CardKind, Face, Lang, Rank, Suit};
 pub use deck::{Deck, DeckKind};

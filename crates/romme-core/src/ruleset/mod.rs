@@ -731,7 +731,7 @@ pub struct MatchRules {
 }
 
 /// Playing for money (amounts in cents).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Money {
     /// Money is settled.
@@ -749,6 +749,10 @@ pub struct Money {
     pub minus_game_fee: u32,
     /// Paid to a player who goes out by every other player (Wiener).
     pub going_out_payment: u32,
+    /// How the pot (entry fees and minus-game fees) is paid out, in percent
+    /// by final rank (`004` 15: "Das Startgeld wird voll ausgespielt"; the
+    /// split is the club's choice). Must add up to 100.
+    pub prize_shares: Vec<u8>,
 }
 
 /// What happens when a player's turn time runs out.

@@ -408,6 +408,19 @@ pub(super) fn validate(r: &Ruleset) -> Result<(), Vec<Violation>> {
             "must be at least 1 when money.enabled = true",
         );
     }
+    let shares: u32 = r.money.prize_shares.iter().map(|&x| u32::from(x)).sum();
+    if shares != 100 {
+        c.fail(
+            "money.prize_shares",
+            format!("the shares must add up to 100 (percent), they add up to {shares}"),
+        );
+    }
+    if r.money.prize_shares.len() > usize::from(r.players.max.max(1)) * 4 {
+        c.fail(
+            "money.prize_shares",
+            "more prize ranks than a series can have",
+        );
+    }
     if ![0, 15, 30, 60, 120].contains(&r.timer.seconds) {
         c.fail(
             "timer.seconds",
