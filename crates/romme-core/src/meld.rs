@@ -209,10 +209,10 @@ impl<'a> MeldChecker<'a> {
         Ok(!self.declarations(cards)?.is_empty())
     }
 
-    /// Validate a meld as a player declares it. Declared wild cards must be
-    /// honoured; undeclared wild cards are filled in when exactly one reading
-    /// fits (otherwise [`MeldError::Ambiguous`]).
-    pub fn check(&self, cards: &[MeldCard]) -> Result<Declaration, MeldError> {
+    /// Every valid declaration that agrees with what the player declared
+    /// (`*=Qc` must stand for Qc; undeclared wild cards may stand for
+    /// anything). A natural card declared as another card is an error.
+    pub fn declarations_matching(&self, cards: &[MeldCard]) -> Result<Vec<Declaration>, MeldError> {
         let kinds: Vec<CardKind> = cards.iter().map(|c| c.card).collect();
         self.check_cards(&kinds)?;
         for c in cards {
@@ -222,33 +222,43 @@ impl<'a> MeldChecker<'a> {
                 }
             }
         }
-        let all = self.enumerate(&kinds, true);
-        if all.is_empty() {
-            return Err(MeldError::Invalid {
-                reason: self.explain(&kinds),
-            });
-        }
-        let fits: Vec<Declaration> = all.into_iter().filter(|d| consistent(cards, d)).collect();
-        match fits.len() {
-            0 => Err(MeldError::Invalid {
-                reason: format!(
+        Ok(self
+            .enumerate(&kinds, true)
+            .into_iter()
+            .filter(|d| consistent(cards, d))
+            .collect())
+    }
+
+    /// Validate a meld as a player declares it. Declared wild cards must be
+    /// honoured; undeclared wild cards are filled in when exactly one reading
+    /// fits (otherwise [`MeldError::Ambiguous`]).
+    pub fn check(&self, cards: &[MeldCard]) -> Result<Declaration, MeldError> {
+        let fits = self.declarations_matching(cards)?;
+        let mut fits = fits.into_iter();
+        let Some(first) = fits.next() else {
+            let kinds: Vec<CardKind> = cards.iter().map(|c| c.card).collect();
+            let reason = if self.enumerate(&kinds, true).is_empty() {
+                self.explain(&kinds)
+            } else {
+                format!(
                     "the declared cards do not form a valid meld ({})",
                     crate::notation::format_cards(cards)
-                ),
-            }),
-            1 => Ok(fits.into_iter().next().expect("one element")),
-            _ => {
-                // Several readings that give every card the same face are the same meld.
-                let first = effective_multiset(&fits[0]);
-                if fits
-                    .iter()
-                    .all(|d| effective_multiset(d) == first && d.kind == fits[0].kind)
-                {
-                    Ok(fits.into_iter().next().expect("non-empty"))
-                } else {
-                    Err(MeldError::Ambiguous { options: fits })
-                }
-            }
+                )
+            };
+            return Err(MeldError::Invalid { reason });
+        };
+        let rest: Vec<Declaration> = fits.collect();
+        // Readings that give every card the same face are the same meld.
+        let same = effective_multiset(&first);
+        if rest
+            .iter()
+            .all(|d| d.kind == first.kind && effective_multiset(d) == same)
+        {
+            Ok(first)
+        } else {
+            let mut options = vec![first];
+            options.extend(rest);
+            Err(MeldError::Ambiguous { options })
         }
     }
 

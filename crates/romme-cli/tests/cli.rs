@@ -1,0 +1,156 @@
+//! The `romme` binary as a user and a script see it: output, JSON and exit codes.
+
+use std::process::{Command, Output};
+
+use romme_core::ruleset::presets;
+
+fn romme(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_romme"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn rules_list_names_every_preset_in_both_languages() {
+    let o = romme(&["rules", "list"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    for name in presets::NAMES {
+        assert!(text.contains(name), "{name} missing");
+    }
+    assert!(text.contains("Königs-Rommé") && text.contains("Five Crowns"));
+    let o = romme(&["rules", "list", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let arr = v.as_array().expect("array");
+    assert_eq!(arr.len(), presets::NAMES.len());
+    assert!(arr.iter().all(|p| p["summary_de"].as_str().is_some_and(|s| !s.is_empty())));
+}
+
+#[test]
+fn rules_show_prints_every_preset_with_sources() {
+    for name in presets::NAMES {
+        let o = romme(&["rules", "show", name]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        let text = stdout(&o);
+        assert!(text.contains("opening.threshold = "), "{name}");
+        assert!(text.contains("penalty.joker = "), "{name}");
+        assert!(text.contains(&format!("rulesets/{name}.toml:")), "{name} cites its own file");
+    }
+    let text = stdout(&romme(&["rules", "show", "wiener"]));
+    assert!(text.contains("from: rulesets/wiener.toml <- rulesets/ohne-auslegen.toml <- rulesets/klassisch.toml"));
+    assert!(text.contains("deal.hand_size = 10"));
+    assert!(text.contains("Jeder Spieler erhält nur zehn Karten"));
+    let o = romme(&["rules", "show", "club", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["ruleset"]["opening"]["threshold"], 40);
+    assert!(v["knobs"].as_array().is_some_and(|k| k.len() > 60));
+}
+
+#[test]
+fn rules_show_a_user_file_extending_a_preset_and_another_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("haus.toml"),
+        "base = \"klassisch\"\nname = \"haus\"\n[opening]\nthreshold = 35 # Familie Müller\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join("turnier.toml"),
+        "base = \"haus.toml\"\nname = \"turnier\"\n[timer]\nseconds = 30 # Vereinsabend\n",
+    )
+    .expect("write");
+    let file = dir.path().join("turnier.toml");
+    let o = romme(&["rules", "show", file.to_str().expect("utf8")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("opening.threshold = 35"), "{text}");
+    assert!(text.contains("Familie Müller"));
+    assert!(text.contains("timer.seconds = 30"));
+    assert!(text.contains("rulesets/klassisch.toml"));
+}
+
+#[test]
+fn malformed_ruleset_files_get_the_line_and_key() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "base = \"klassisch\"\nname = \"bad\"\n\n[turn]\nrearange = \"free\"\n").expect("write");
+    let o = romme(&["rules", "show", bad.to_str().expect("utf8")]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("bad.toml:5: turn.rearange: unknown field"), "{err}");
+
+    std::fs::write(&bad, "base = \"klassisch\"\nname = \"bad\"\n[timer]\nseconds = 45\n").expect("write");
+    let o = romme(&["rules", "show", bad.to_str().expect("utf8")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("bad.toml:4: timer.seconds: 45 is not one of"), "{}", stderr(&o));
+
+    let o = romme(&["rules", "show", "no-such-preset"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no preset or file named 'no-such-preset'"));
+}
+
+#[test]
+fn meld_check_exit_codes_and_text() {
+    let o = romme(&["meld", "check", "--rules", "klassisch", "*", "*", "Kc"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("highest value 31"));
+    let o = romme(&["meld", "check", "--rules", "klassisch", "Kh", "Ah", "2h"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("K-A-2"), "{}", stdout(&o));
+    let o = romme(&["meld", "check", "--rules", "club", "Kh", "Ah", "2h"]);
+    assert_eq!(o.status.code(), Some(0));
+    let o = romme(&["meld", "check", "--rules", "klassisch", "3x", "4x", "5x"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("3x is not in this ruleset's deck"));
+    let o = romme(&["meld", "check", "--rules", "klassisch", "Zz", "9h"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown card 'Zz'"));
+    let o = romme(&["meld", "check", "--rules", "koenigs", "7d", "9h", "10h"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("give the round"));
+    let o = romme(&["meld", "check", "--rules", "klassisch", "--round", "x", "7h"]);
+    assert_eq!(o.status.code(), Some(2), "bad option value");
+}
+
+#[test]
+fn meld_check_json_matches_the_documented_shape() {
+    let o = romme(&["meld", "check", "--rules", "klassisch", "--json", "*", "*", "Kc"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["valid"], true);
+    assert_eq!(v["value"], 31);
+    let decls = v["declarations"].as_array().expect("array");
+    assert!(decls.iter().any(|d| d["cards"] == serde_json::json!(["*=Qc", "*=Ac", "Kc"]) && d["value"] == 31));
+    let o = romme(&["meld", "check", "--rules", "klassisch", "--json", "7h", "8s", "Kc"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["valid"], false);
+    assert!(v["value"].is_null());
+    assert_eq!(v["declarations"], serde_json::json!([]));
+    // Five Crowns round 5: sevens are wild.
+    let o = romme(&["meld", "check", "--rules", "koenigs", "--round", "5", "--json", "7d", "9h", "10h"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["valid"], true);
+    assert!(v["declarations"].as_array().is_some_and(|d| d.iter().any(|x| x["cards"] == serde_json::json!(["7d=8h", "9h", "10h"]))));
+    // A declared joker keeps its declaration.
+    let o = romme(&["meld", "check", "--rules", "klassisch", "--json", "*=Jc", "*", "Kc"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert!(v["declarations"].as_array().is_some_and(|d| !d.is_empty() && d.iter().all(|x| x["cards"][0] == "*=Jc")));
+}
+
+#[test]
+fn help_teaches_the_notation() {
+    let text = stdout(&romme(&["--help"]));
+    assert!(text.contains("*=8h"));
+    let text = stdout(&romme(&["meld", "check", "--help"]));
+    assert!(text.contains("Exit status: 0 valid, 1 not a valid meld, 2 bad input"));
+    assert!(text.contains("romme meld check --rules klassisch '*' '*' Kc"));
+}
