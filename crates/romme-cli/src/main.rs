@@ -43,7 +43,10 @@ fn main() -> ExitCode {
     };
     // A closed pipe (e.g. `| head`) is not an error worth a message.
     let mut stdout = std::io::stdout().lock();
-    if let Err(e) = stdout.write_all(out.as_bytes()).and_then(|()| stdout.flush()) {
+    if let Err(e) = stdout
+        .write_all(out.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
         if e.kind() != std::io::ErrorKind::BrokenPipe {
             eprintln!("romme: cannot write output: {e}");
             return ExitCode::from(2);

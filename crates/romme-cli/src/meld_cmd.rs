@@ -119,13 +119,15 @@ fn check(
         };
         writeln!(out, "{}", serde_json::to_string(&json_out)?)?;
     } else if found.is_empty() {
-        writeln!(out, 
+        writeln!(
+            out,
             "not a valid meld under {}: {}",
             ruleset.name,
             reason.unwrap_or_default()
         )?;
     } else {
-        writeln!(out, 
+        writeln!(
+            out,
             "valid meld under {}: {} reading{}, highest value {}",
             ruleset.name,
             found.len(),
@@ -142,7 +144,8 @@ fn check(
                 .iter()
                 .filter_map(|c| c.effective().map(|f| f.unicode()))
                 .collect();
-            writeln!(out, 
+            writeln!(
+                out,
                 "  {kind}  {:<28} value {:>3}   ({})",
                 format_cards(&d.cards),
                 d.value,

@@ -72,7 +72,8 @@ fn list(json: bool, out: &mut String) -> Result<ExitCode> {
     }
     let width = presets::NAMES.iter().map(|n| n.len()).max().unwrap_or(0);
     for (name, r) in &loaded {
-        writeln!(out, 
+        writeln!(
+            out,
             "{name:width$}  {} / {}  [{}]",
             r.info.title_de,
             r.info.title_en,
@@ -82,7 +83,10 @@ fn list(json: bool, out: &mut String) -> Result<ExitCode> {
         writeln!(out, "{:width$}  en: {}", "", r.info.summary_en)?;
     }
     writeln!(out)?;
-    writeln!(out, "Show one with every knob and its source: romme rules show NAME")?;
+    writeln!(
+        out,
+        "Show one with every knob and its source: romme rules show NAME"
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -104,7 +108,11 @@ fn show(arg: &str, json: bool, out: &mut String) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let r = &resolved.ruleset;
-    writeln!(out, "{} — {} / {}", r.name, r.info.title_de, r.info.title_en)?;
+    writeln!(
+        out,
+        "{} — {} / {}",
+        r.name, r.info.title_de, r.info.title_en
+    )?;
     writeln!(out, "de: {}", r.info.summary_de)?;
     writeln!(out, "en: {}", r.info.summary_en)?;
     writeln!(out, "from: {}", resolved.chain.join(" <- "))?;
@@ -118,7 +126,11 @@ fn show(arg: &str, json: bool, out: &mut String) -> Result<ExitCode> {
         .unwrap_or(0)
         .min(60);
     let mut section = String::new();
-    for k in resolved.knobs.iter().filter(|k| !k.key.starts_with("info.")) {
+    for k in resolved
+        .knobs
+        .iter()
+        .filter(|k| !k.key.starts_with("info."))
+    {
         let top = k.key.split('.').next().unwrap_or("").to_string();
         if top != section && k.key.contains('.') {
             writeln!(out, "[{top}]")?;

@@ -32,7 +32,10 @@ fn rules_list_names_every_preset_in_both_languages() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     let arr = v.as_array().expect("array");
     assert_eq!(arr.len(), presets::NAMES.len());
-    assert!(arr.iter().all(|p| p["summary_de"].as_str().is_some_and(|s| !s.is_empty())));
+    assert!(
+        arr.iter()
+            .all(|p| p["summary_de"].as_str().is_some_and(|s| !s.is_empty()))
+    );
 }
 
 #[test]
@@ -43,10 +46,15 @@ fn rules_show_prints_every_preset_with_sources() {
         let text = stdout(&o);
         assert!(text.contains("opening.threshold = "), "{name}");
         assert!(text.contains("penalty.joker = "), "{name}");
-        assert!(text.contains(&format!("rulesets/{name}.toml:")), "{name} cites its own file");
+        assert!(
+            text.contains(&format!("rulesets/{name}.toml:")),
+            "{name} cites its own file"
+        );
     }
     let text = stdout(&romme(&["rules", "show", "wiener"]));
-    assert!(text.contains("from: rulesets/wiener.toml <- rulesets/ohne-auslegen.toml <- rulesets/klassisch.toml"));
+    assert!(text.contains(
+        "from: rulesets/wiener.toml <- rulesets/ohne-auslegen.toml <- rulesets/klassisch.toml"
+    ));
     assert!(text.contains("deal.hand_size = 10"));
     assert!(text.contains("Jeder Spieler erhält nur zehn Karten"));
     let o = romme(&["rules", "show", "club", "--json"]);
@@ -82,16 +90,31 @@ fn rules_show_a_user_file_extending_a_preset_and_another_file() {
 fn malformed_ruleset_files_get_the_line_and_key() {
     let dir = tempfile::tempdir().expect("tempdir");
     let bad = dir.path().join("bad.toml");
-    std::fs::write(&bad, "base = \"klassisch\"\nname = \"bad\"\n\n[turn]\nrearange = \"free\"\n").expect("write");
+    std::fs::write(
+        &bad,
+        "base = \"klassisch\"\nname = \"bad\"\n\n[turn]\nrearange = \"free\"\n",
+    )
+    .expect("write");
     let o = romme(&["rules", "show", bad.to_str().expect("utf8")]);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
-    assert!(err.contains("bad.toml:5: turn.rearange: unknown field"), "{err}");
+    assert!(
+        err.contains("bad.toml:5: turn.rearange: unknown field"),
+        "{err}"
+    );
 
-    std::fs::write(&bad, "base = \"klassisch\"\nname = \"bad\"\n[timer]\nseconds = 45\n").expect("write");
+    std::fs::write(
+        &bad,
+        "base = \"klassisch\"\nname = \"bad\"\n[timer]\nseconds = 45\n",
+    )
+    .expect("write");
     let o = romme(&["rules", "show", bad.to_str().expect("utf8")]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("bad.toml:4: timer.seconds: 45 is not one of"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("bad.toml:4: timer.seconds: 45 is not one of"),
+        "{}",
+        stderr(&o)
+    );
 
     let o = romme(&["rules", "show", "no-such-preset"]);
     assert_eq!(o.status.code(), Some(2));
@@ -117,33 +140,81 @@ fn meld_check_exit_codes_and_text() {
     let o = romme(&["meld", "check", "--rules", "koenigs", "7d", "9h", "10h"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("give the round"));
-    let o = romme(&["meld", "check", "--rules", "klassisch", "--round", "x", "7h"]);
+    let o = romme(&[
+        "meld",
+        "check",
+        "--rules",
+        "klassisch",
+        "--round",
+        "x",
+        "7h",
+    ]);
     assert_eq!(o.status.code(), Some(2), "bad option value");
 }
 
 #[test]
 fn meld_check_json_matches_the_documented_shape() {
-    let o = romme(&["meld", "check", "--rules", "klassisch", "--json", "*", "*", "Kc"]);
+    let o = romme(&[
+        "meld",
+        "check",
+        "--rules",
+        "klassisch",
+        "--json",
+        "*",
+        "*",
+        "Kc",
+    ]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(v["valid"], true);
     assert_eq!(v["value"], 31);
     let decls = v["declarations"].as_array().expect("array");
-    assert!(decls.iter().any(|d| d["cards"] == serde_json::json!(["*=Qc", "*=Ac", "Kc"]) && d["value"] == 31));
-    let o = romme(&["meld", "check", "--rules", "klassisch", "--json", "7h", "8s", "Kc"]);
+    assert!(
+        decls
+            .iter()
+            .any(|d| d["cards"] == serde_json::json!(["*=Qc", "*=Ac", "Kc"]) && d["value"] == 31)
+    );
+    let o = romme(&[
+        "meld",
+        "check",
+        "--rules",
+        "klassisch",
+        "--json",
+        "7h",
+        "8s",
+        "Kc",
+    ]);
     assert_eq!(o.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(v["valid"], false);
     assert!(v["value"].is_null());
     assert_eq!(v["declarations"], serde_json::json!([]));
     // Five Crowns round 5: sevens are wild.
-    let o = romme(&["meld", "check", "--rules", "koenigs", "--round", "5", "--json", "7d", "9h", "10h"]);
+    let o = romme(&[
+        "meld", "check", "--rules", "koenigs", "--round", "5", "--json", "7d", "9h", "10h",
+    ]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(v["valid"], true);
-    assert!(v["declarations"].as_array().is_some_and(|d| d.iter().any(|x| x["cards"] == serde_json::json!(["7d=8h", "9h", "10h"]))));
+    assert!(v["declarations"].as_array().is_some_and(|d| {
+        d.iter()
+            .any(|x| x["cards"] == serde_json::json!(["7d=8h", "9h", "10h"]))
+    }));
     // A declared joker keeps its declaration.
-    let o = romme(&["meld", "check", "--rules", "klassisch", "--json", "*=Jc", "*", "Kc"]);
+    let o = romme(&[
+        "meld",
+        "check",
+        "--rules",
+        "klassisch",
+        "--json",
+        "*=Jc",
+        "*",
+        "Kc",
+    ]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
-    assert!(v["declarations"].as_array().is_some_and(|d| !d.is_empty() && d.iter().all(|x| x["cards"][0] == "*=Jc")));
+    assert!(
+        v["declarations"]
+            .as_array()
+            .is_some_and(|d| !d.is_empty() && d.iter().all(|x| x["cards"][0] == "*=Jc"))
+    );
 }
 
 #[test]
