@@ -11,6 +11,7 @@ pub mod card;
 pub mod deck;
 pub mod meld;
 pub mod notation;
+pub mod opening;
 pub mod penalty;
 pub mod ruleset;
 pub mod scoring;

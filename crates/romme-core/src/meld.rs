@@ -336,21 +336,9 @@ impl<'a> MeldChecker<'a> {
         "neither a set (the ranks differ) nor a run (the suits differ)".into()
     }
 
-    /// Meld value (§3) of a declared meld of faces in meld order; `run` says
-    /// whether it is a run (an ace is low only first in a run before a 2).
+    /// Meld value (§3) of a meld given as faces in meld order.
     pub fn value_of(&self, kind: MeldKind, ordered_faces: &[Face]) -> u32 {
-        let values = &self.rules.values;
-        ordered_faces
-            .iter()
-            .enumerate()
-            .map(|(i, f)| {
-                let low = kind == MeldKind::Run
-                    && f.rank == Rank::Ace
-                    && i == 0
-                    && ordered_faces.get(1).is_some_and(|n| n.rank == Rank::Two);
-                values.value(*f, low)
-            })
-            .sum()
+        card_values(self.rules, kind, ordered_faces).iter().sum()
     }
 
     fn wild_violation(&self, d: &Declaration) -> Option<String> {
@@ -669,6 +657,22 @@ impl<'a> MeldChecker<'a> {
             out.push(d);
         }
     }
+}
+
+/// Meld value (§3) of every card of a meld given as faces in meld order. An
+/// ace is low only as the first card of a run before a 2.
+pub fn card_values(rules: &Ruleset, kind: MeldKind, ordered_faces: &[Face]) -> Vec<u32> {
+    ordered_faces
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let low = kind == MeldKind::Run
+                && f.rank == Rank::Ace
+                && i == 0
+                && ordered_faces.get(1).is_some_and(|n| n.rank == Rank::Two);
+            rules.values.value(*f, low)
+        })
+        .collect()
 }
 
 /// Advance an odometer of digits in `0..base`; false when it wraps around.

@@ -1,0 +1,260 @@
+//! The opening ("Erstmeldung", "Auslegen"): does a first meld reach the
+//! ruleset's threshold? Implements the `opening.*` knobs and the Hand-Rommé
+//! waiver; the engine and the solver both ask it.
+//!
+//! Readings:
+//! * Lay-offs count at the value the card takes in the meld it joins
+//!   (`003` Räuber: "angelegt werden, um auf 40 Punkte zu kommen").
+//! * With `count = "each-meld"` lay-offs and table value are added to the
+//!   sum only, never to a single meld.
+//! * A Hand-Rommé (every card out in one turn, no earlier meld) waives the
+//!   threshold when `hand_romme.threshold_waived`; with
+//!   `threshold_with_lay_offs` the waiver is lost as soon as the Hand-Rommé
+//!   lays off or exchanges a joker (`004` 10).
+
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::meld::{Declaration, card_values};
+use crate::ruleset::{JokerOpeningValue, OpeningCount, Ruleset};
+
+/// What a player puts down in the turn of the opening.
+#[derive(Debug, Clone, Copy)]
+pub struct OpeningAttempt<'a> {
+    /// The new melds.
+    pub melds: &'a [Declaration],
+    /// Meld value of the cards laid off on melds already on the table.
+    pub lay_off_value: u32,
+    /// Meld value of all melds already on the table (for `table_counts`).
+    pub table_value: u32,
+    /// A joker on the table was exchanged in this turn.
+    pub joker_exchanged: bool,
+    /// Every card of the hand goes out in this turn without an earlier meld
+    /// (a Hand-Rommé attempt).
+    pub whole_hand: bool,
+}
+
+/// Why an opening is not enough.
+#[derive(Debug, Clone, PartialEq, Eq, Error, Serialize)]
+pub enum OpeningError {
+    /// The points do not reach the threshold.
+    #[error("opening needs {needed} points, these melds have {have}")]
+    TooFewPoints {
+        /// Threshold.
+        needed: u32,
+        /// Points counted.
+        have: u32,
+    },
+    /// One meld is below the threshold (`count = "each-meld"`).
+    #[error("every meld of the opening needs {needed} points, {meld} has {have}")]
+    MeldTooLow {
+        /// Threshold.
+        needed: u32,
+        /// Points of that meld.
+        have: u32,
+        /// The meld in notation.
+        meld: String,
+    },
+    /// A wild card in an opening that must be natural.
+    #[error("the opening must be made of natural cards only, {meld} has a wild card")]
+    WildCard {
+        /// The meld in notation.
+        meld: String,
+    },
+    /// No meld at all.
+    #[error("an opening needs at least one meld")]
+    NoMeld,
+}
+
+/// Opening value of one declared meld: the meld value (§3) with wild cards
+/// counted per `opening.joker_value`.
+pub fn meld_points(rules: &Ruleset, meld: &Declaration) -> u32 {
+    match rules.opening.joker_value {
+        JokerOpeningValue::Represented => meld.value,
+        JokerOpeningValue::Zero => {
+            let faces: Vec<_> = meld.ordered.iter().filter_map(|c| c.effective()).collect();
+            card_values(rules, meld.kind, &faces)
+                .iter()
+                .zip(&meld.ordered)
+                .filter(|(_, c)| c.stands_for.is_none())
+                .map(|(v, _)| v)
+                .sum()
+        }
+    }
+}
+
+/// Whether the Hand-Rommé waiver applies to this attempt.
+pub fn threshold_waived(rules: &Ruleset, a: &OpeningAttempt) -> bool {
+    let h = &rules.hand_romme;
+    let used_table = a.lay_off_value > 0 || a.joker_exchanged;
+    a.whole_hand && h.enabled && h.threshold_waived && !(h.threshold_with_lay_offs && used_table)
+}
+
+/// Check an opening; on success returns the points counted.
+pub fn check(rules: &Ruleset, a: &OpeningAttempt) -> Result<u32, OpeningError> {
+    let o = &rules.opening;
+    if a.melds.is_empty() && !(o.lay_offs_count && a.lay_off_value > 0) {
+        return Err(OpeningError::NoMeld);
+    }
+    let text = |d: &Declaration| crate::notation::format_cards(&d.ordered);
+    if o.naturals_only {
+        if let Some(d) = a.melds.iter().find(|d| d.wilds > 0) {
+            return Err(OpeningError::WildCard { meld: text(d) });
+        }
+    }
+    let points: Vec<u32> = a.melds.iter().map(|d| meld_points(rules, d)).collect();
+    let mut have: u32 = points.iter().sum();
+    if o.lay_offs_count {
+        have += a.lay_off_value;
+    }
+    if o.table_counts {
+        have += a.table_value;
+    }
+    if threshold_waived(rules, a) {
+        return Ok(have);
+    }
+    let needed = u32::from(o.threshold);
+    match o.count {
+        OpeningCount::Sum if have < needed => Err(OpeningError::TooFewPoints { needed, have }),
+        OpeningCount::EachMeld => match a.melds.iter().zip(&points).find(|(_, p)| **p < needed) {
+            Some((d, p)) => Err(OpeningError::MeldTooLow {
+                needed,
+                have: *p,
+                meld: text(d),
+            }),
+            None => Ok(have),
+        },
+        OpeningCount::Sum => Ok(have),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::meld::MeldChecker;
+    use crate::notation::parse_cards;
+    use crate::ruleset::presets;
+
+    fn rules(name: &str) -> Ruleset {
+        presets::load(name).expect("exists").expect("loads")
+    }
+
+    fn meld(r: &Ruleset, s: &str) -> Declaration {
+        MeldChecker::new(r, None)
+            .expect("checker")
+            .best(&parse_cards(s).expect(s))
+            .expect("cards")
+            .expect("valid")
+    }
+
+    fn attempt(melds: &[Declaration]) -> OpeningAttempt<'_> {
+        OpeningAttempt {
+            melds,
+            lay_off_value: 0,
+            table_value: 0,
+            joker_exchanged: false,
+            whole_hand: false,
+        }
+    }
+
+    #[test]
+    fn threshold_40_versus_30() {
+        let k = rules("klassisch");
+        let m = [meld(&k, "Kh Ks Kc"), meld(&k, "2c 3c 4c")]; // 30 + 9
+        let err = check(&k, &attempt(&m)).expect_err("39 < 40");
+        assert_eq!(
+            err.to_string(),
+            "opening needs 40 points, these melds have 39"
+        );
+        let o = rules("offen");
+        assert_eq!(check(&o, &attempt(&m)), Ok(39), "001: 30 is enough");
+        let mut zero = k.clone();
+        zero.opening.threshold = 0;
+        assert_eq!(check(&zero, &attempt(&[meld(&k, "2c 3c 4c")])), Ok(9));
+    }
+
+    #[test]
+    fn sum_versus_each_meld() {
+        let mut k = rules("klassisch");
+        k.opening.threshold = 30;
+        let m = [meld(&k, "Kh Ks Kc"), meld(&k, "2c 3c 4c")];
+        assert_eq!(check(&k, &attempt(&m)), Ok(39));
+        k.opening.count = OpeningCount::EachMeld;
+        let err = check(&k, &attempt(&m)).expect_err("2-3-4 alone is 9");
+        assert!(
+            matches!(err, OpeningError::MeldTooLow { have: 9, .. }),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn joker_value_represented_versus_zero() {
+        let mut k = rules("klassisch");
+        let m = [meld(&k, "Qh * Ah")]; // Q K(joker) A = 31
+        k.opening.threshold = 31;
+        assert_eq!(check(&k, &attempt(&m)), Ok(31));
+        k.opening.joker_value = JokerOpeningValue::Zero;
+        assert_eq!(
+            check(&k, &attempt(&m)),
+            Err(OpeningError::TooFewPoints {
+                needed: 31,
+                have: 21
+            })
+        );
+    }
+
+    #[test]
+    fn naturals_only_versus_jokers_allowed() {
+        let mut k = rules("klassisch");
+        let with_joker = [meld(&k, "Qh * Ah"), meld(&k, "10c 10d 10s")];
+        assert!(check(&k, &attempt(&with_joker)).is_ok());
+        k.opening.naturals_only = true;
+        assert!(matches!(
+            check(&k, &attempt(&with_joker)),
+            Err(OpeningError::WildCard { .. })
+        ));
+        let natural = [meld(&k, "Qh Kh Ah"), meld(&k, "10c 10d 10s")];
+        assert!(check(&k, &attempt(&natural)).is_ok());
+    }
+
+    #[test]
+    fn lay_offs_and_table_count_per_knob() {
+        let r = rules("raeuber");
+        let m = [meld(&r, "Kh Ks Kc")];
+        let mut a = attempt(&m);
+        a.lay_off_value = 10;
+        assert_eq!(check(&r, &a), Ok(40), "003 Räuber: lay-offs count");
+        let k = rules("klassisch");
+        assert!(check(&k, &a).is_err(), "003 basic: they do not");
+        let mut table = r.clone();
+        table.opening.table_counts = true;
+        let mut b = attempt(&m);
+        b.table_value = 12;
+        assert_eq!(check(&table, &b), Ok(42), "002 Räuber: table melds count");
+        assert!(check(&r, &b).is_err());
+    }
+
+    #[test]
+    fn hand_romme_waives_the_threshold_unless_it_lays_off_004() {
+        let c = rules("club");
+        let m = [meld(&c, "2c 3c 4c")];
+        let mut a = attempt(&m);
+        a.whole_hand = true;
+        assert_eq!(check(&c, &a), Ok(9), "004 10: 40 does not apply");
+        a.lay_off_value = 5;
+        assert!(
+            check(&c, &a).is_err(),
+            "004 10: with lay-offs the 40 applies"
+        );
+        a.lay_off_value = 0;
+        a.joker_exchanged = true;
+        assert!(check(&c, &a).is_err(), "... and with a joker exchange");
+        let k = rules("klassisch");
+        let mut b = attempt(&m);
+        b.whole_hand = true;
+        b.lay_off_value = 5;
+        assert!(check(&k, &b).is_ok(), "003: lay-offs allowed, still waived");
+        let o = rules("offen");
+        assert!(check(&o, &b).is_err(), "001: no Hand-Rommé waiver");
+    }
+}
