@@ -103,6 +103,9 @@ pub struct Located {
     pub origin: String,
     /// Line of the key.
     pub line: Option<usize>,
+    /// The key at that place: the violation's key, or for a contradiction the
+    /// other key involved when that is the one the user's own file sets.
+    pub key: String,
     /// The problem.
     pub violation: Violation,
 }
@@ -116,9 +119,30 @@ fn at(origin: &str, line: Option<usize>) -> String {
 
 fn invalid_text(v: &[Located]) -> String {
     v.iter()
-        .map(|l| format!("{}{}", at(&l.origin, l.line), l.violation))
+        .map(|l| {
+            if l.key == l.violation.key {
+                format!("{}{}", at(&l.origin, l.line), l.violation)
+            } else {
+                format!(
+                    "{}{} (contradicts {}): {}",
+                    at(&l.origin, l.line),
+                    l.key,
+                    l.violation.key,
+                    l.violation.reason
+                )
+            }
+        })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Dotted knob keys mentioned in a text, e.g. `match.end` in a reason.
+fn mentioned_keys(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_ascii_lowercase() || c == '_' || c == '.'))
+        .map(|w| w.trim_matches('.'))
+        .filter(|w| w.contains('.') && w.split('.').all(|p| !p.is_empty()))
+        .map(str::to_string)
+        .collect()
 }
 
 /// Where a leaf was written.
@@ -366,6 +390,9 @@ fn layer(
     let mut merged = layer(&base_origin, &base_text, lookup, chain)?;
     for (path, o) in origins {
         set_path(merged.doc.as_table_mut(), doc.as_table(), &path);
+        merged
+            .origins
+            .retain(|p, _| !(p.starts_with(&path) || path.starts_with(p)));
         merged.origins.insert(path, o);
     }
     Ok(merged)
@@ -422,10 +449,28 @@ fn finish(layer: Layer, chain: Vec<String>, origin: &str) -> Result<Resolved, Lo
             violations
                 .into_iter()
                 .map(|violation| {
-                    let (o, line) = locate(&origins, &violation.key, origin);
+                    // Of the keys involved, point at the one set closest to
+                    // the user's file (the start of the base chain).
+                    let mut keys = vec![violation.key.clone()];
+                    keys.extend(violation.related.iter().cloned());
+                    keys.extend(mentioned_keys(&violation.reason));
+                    let rank = |o: &str| chain.iter().position(|c| c == o).unwrap_or(usize::MAX);
+                    let (key, (o, line)) = keys
+                        .into_iter()
+                        .map(|k| {
+                            let place = locate(&origins, &k, origin);
+                            (k, place)
+                        })
+                        .filter(|(_, (_, line))| line.is_some())
+                        .min_by_key(|(_, (o, _))| rank(o))
+                        .unwrap_or_else(|| {
+                            let place = locate(&origins, &violation.key, origin);
+                            (violation.key.clone(), place)
+                        });
                     Located {
                         origin: o,
                         line,
+                        key,
                         violation,
                     }
                 })

@@ -15,6 +15,9 @@ pub struct Violation {
     pub key: String,
     /// What is wrong, in plain words.
     pub reason: String,
+    /// Other keys of a contradiction; the loader points at whichever of
+    /// them the user's own file sets.
+    pub related: Vec<String>,
 }
 
 impl fmt::Display for Violation {
@@ -27,9 +30,15 @@ struct Checker(Vec<Violation>);
 
 impl Checker {
     fn fail(&mut self, key: &str, reason: impl Into<String>) {
+        self.clash(key, &[], reason);
+    }
+
+    /// A contradiction between `key` and `related` keys.
+    fn clash(&mut self, key: &str, related: &[&str], reason: impl Into<String>) {
         self.0.push(Violation {
             key: key.to_string(),
             reason: reason.into(),
+            related: related.iter().map(|k| k.to_string()).collect(),
         });
     }
 
@@ -304,8 +313,9 @@ pub(super) fn validate(r: &Ruleset) -> Result<(), Vec<Violation>> {
         3,
     );
     if r.buying.enabled && r.knocking.enabled {
-        c.fail(
+        c.clash(
             "knocking.enabled",
+            &["buying.enabled"],
             "buying and knocking both claim the discard out of turn: enable only one",
         );
     }
