@@ -5,6 +5,7 @@
 mod meld_cmd;
 mod rules_arg;
 mod rules_cmd;
+mod score_cmd;
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -32,6 +33,9 @@ enum Command {
     /// Questions about melds.
     #[command(subcommand)]
     Meld(meld_cmd::MeldCommand),
+    /// Penalty points of a hand; scoring a whole match sheet.
+    #[command(subcommand)]
+    Score(score_cmd::ScoreCommand),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +44,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Rules(cmd) => rules_cmd::run(cmd, &mut out),
         Command::Meld(cmd) => meld_cmd::run(cmd, &mut out),
+        Command::Score(cmd) => score_cmd::run(cmd, &mut out),
     };
     // A closed pipe (e.g. `| head`) is not an error worth a message.
     let mut stdout = std::io::stdout().lock();

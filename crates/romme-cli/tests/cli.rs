@@ -225,3 +225,69 @@ fn help_teaches_the_notation() {
     assert!(text.contains("Exit status: 0 valid, 1 not a valid meld, 2 bad input"));
     assert!(text.contains("romme meld check --rules klassisch '*' '*' Kc"));
 }
+
+#[test]
+fn score_hand_gives_the_worked_example() {
+    let o = romme(&[
+        "score", "hand", "--rules", "bieten", "Ah", "Kc", "Qh", "Qs", "8d", "8c", "10h", "*",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "107", "002 worked example");
+    let o = romme(&[
+        "score", "hand", "--rules", "koenigs", "--round", "2", "4d", "Kx", "*",
+    ]);
+    assert_eq!(stdout(&o).trim(), "83", "000: wild 20 + king 13 + joker 50");
+    let o = romme(&["score", "hand", "--rules", "klassisch", "3x"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn score_sheet_club_series_with_tie_break_and_money() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("serie.json");
+    std::fs::write(
+        &file,
+        r#"{"players": ["Anna", "Ben", "Cem"],
+ "games": [
+  {"players": [{"went_out": true, "opened": true, "hand_romme": "plain"}, {"hand": ["*","*","*","*","*","Ac"]}, {"hand": ["5c"], "opened": true}]},
+  {"players": [{"hand": ["10c","2c"]}, {"went_out": true, "opened": true}, {"hand": ["*","Ac"], "opened": true}]}
+ ]}"#,
+    )
+    .expect("write");
+    let path = file.to_str().expect("utf8");
+    let o = romme(&["score", "sheet", "--rules", "club", path]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("+10 (12)"), "{text}");
+    assert!(
+        text.contains("3. Ben  (Augensumme / hand points)"),
+        "{text}"
+    );
+    let o = romme(&["score", "sheet", "--rules", "club", "--json", path]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["standings"][0]["seat"], 0);
+    assert_eq!(v["standings"][2]["decided_by"], "hand-points");
+    assert_eq!(v["money"]["pot"], 1550);
+    assert_eq!(v["status"]["state"], "running");
+
+    std::fs::write(
+        &file,
+        r#"{"games": [{"players": [{"went_out": true}, {"went_out": true}]}]}"#,
+    )
+    .expect("write");
+    let o = romme(&["score", "sheet", "--rules", "klassisch", path]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("game 1: only one player can go out"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::write(&file, r#"{"games": [{"players": [{"wentout": true}]}]}"#).expect("write");
+    let o = romme(&["score", "sheet", "--rules", "klassisch", path]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown field `wentout`"),
+        "{}",
+        stderr(&o)
+    );
+}
