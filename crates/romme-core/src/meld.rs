@@ -13,9 +13,12 @@
 //! * In a run the ace is low (worth `values.ace_low`) only when it is the
 //!   first card before a 2; after a king it is high, even when a 2 follows
 //!   (`004` 8).
-//! * Jokers are interchangeable: declarations that differ only by which of
-//!   two identical cards stands where are listed once; the first such card
-//!   in the input takes the lowest position.
+//! * Wild cards are interchangeable: declarations that differ only by which
+//!   wild card stands where are listed once; the wild cards fill the free
+//!   places in input order (the first takes the lowest position or suit). The
+//!   one alternative listed separately is a round wild standing as itself,
+//!   which makes it a natural card for the wild limits. This keeps the number
+//!   of declarations polynomial even for a hand full of wild cards.
 
 use std::collections::BTreeMap;
 
@@ -222,11 +225,66 @@ impl<'a> MeldChecker<'a> {
                 }
             }
         }
+        let mut seen = std::collections::HashSet::new();
         Ok(self
             .enumerate(&kinds, true)
-            .into_iter()
-            .filter(|d| consistent(cards, d))
+            .iter()
+            .filter_map(|d| self.align(cards, d))
+            .filter(|d| seen.insert((d.kind, d.ordered.clone())))
             .collect())
+    }
+
+    /// The reading `d` with its faces given to the player's own cards:
+    /// natural cards keep their face, declared wild cards take what they were
+    /// declared as, undeclared round wilds take their own face if it is free,
+    /// the other wild cards the remaining faces in order. `None` if the
+    /// declarations do not fit `d` or the player's assignment breaks a limit.
+    fn align(&self, given: &[MeldCard], d: &Declaration) -> Option<Declaration> {
+        let mut left: Vec<Face> = d.ordered.iter().filter_map(|c| c.effective()).collect();
+        let mut faces: Vec<Option<Face>> = vec![None; given.len()];
+        let mut take = |face: Face, left: &mut Vec<Face>| -> Option<Face> {
+            let k = left.iter().position(|f| *f == face)?;
+            Some(left.swap_remove(k))
+        };
+        // Natural cards first, then declarations, then own faces of round wilds.
+        for (i, c) in given.iter().enumerate() {
+            if let Role::Fixed(f) = self.role(c.card) {
+                faces[i] = Some(take(f, &mut left)?);
+            }
+        }
+        for (i, c) in given.iter().enumerate() {
+            if faces[i].is_none() {
+                if let Some(f) = c.stands_for {
+                    faces[i] = Some(take(f, &mut left)?);
+                }
+            }
+        }
+        for (i, c) in given.iter().enumerate() {
+            if faces[i].is_none() {
+                if let Some(own) = c.card.face() {
+                    faces[i] = take(own, &mut left);
+                }
+            }
+        }
+        // Remaining wild cards take the remaining faces in meld order.
+        let position = |f: &Face| d.ordered.iter().position(|c| c.effective() == Some(*f));
+        left.sort_by_key(|f| position(f));
+        let mut rest = left.into_iter();
+        for slot in faces.iter_mut() {
+            if slot.is_none() {
+                *slot = Some(rest.next()?);
+            }
+        }
+        let faces: Vec<Face> = faces.into_iter().collect::<Option<_>>()?;
+        let kinds: Vec<CardKind> = given.iter().map(|c| c.card).collect();
+        let order: Option<Vec<usize>> = (d.kind == MeldKind::Run).then(|| {
+            let mut idx: Vec<usize> = (0..given.len()).collect();
+            idx.sort_by_key(|&i| position(&faces[i]));
+            idx
+        });
+        let mut out = Vec::with_capacity(1);
+        self.push(d.kind, &kinds, &faces, order.as_deref(), true, &mut out);
+        out.pop()
     }
 
     /// Validate a meld as a player declares it. Declared wild cards must be
@@ -433,38 +491,46 @@ impl<'a> MeldChecker<'a> {
             Some(_) => return,
             None => self.rules.deck.kind.ranks().to_vec(),
         };
-        // Flexible cards, identical ones adjacent, so that identical cards
-        // take non-decreasing suits and each multiset is generated once.
-        let mut flex: Vec<usize> = (0..n)
+        let flex: Vec<usize> = (0..n)
             .filter(|&i| matches!(roles[i], Role::Flexible(_)))
             .collect();
-        flex.sort_by_key(|&i| (cards[i], i));
         for rank in ranks {
-            let mut choice = vec![0usize; flex.len()];
+            // Wild cards are interchangeable: enumerate the multiset of suits
+            // they stand for (non-decreasing), give every round wild of this
+            // rank its own suit when the multiset has it (it then counts as a
+            // natural), and the rest in input order.
+            let mut multiset = vec![0usize; flex.len()];
             loop {
-                let canonical = (1..flex.len())
-                    .all(|k| cards[flex[k - 1]] != cards[flex[k]] || choice[k - 1] <= choice[k]);
-                if canonical {
-                    let mut faces: Vec<Face> = roles
-                        .iter()
-                        .map(|r| match r {
-                            Role::Fixed(f) => *f,
-                            Role::Flexible(_) => Face::new(rank, suits[0]),
-                        })
-                        .collect();
-                    for (k, &i) in flex.iter().enumerate() {
-                        faces[i] = Face::new(rank, suits[choice[k]]);
-                    }
-                    let distinct_ok = sets.suits == SetSuits::Any || {
-                        let mut s: Vec<Suit> = faces.iter().map(|f| f.suit).collect();
-                        s.sort();
-                        s.windows(2).all(|w| w[0] != w[1])
-                    };
-                    if distinct_ok {
-                        self.push(MeldKind::Set, cards, &faces, None, limits, out);
+                let mut left: Vec<Suit> = multiset.iter().map(|&k| suits[k]).collect();
+                let mut faces: Vec<Face> = roles
+                    .iter()
+                    .map(|r| match r {
+                        Role::Fixed(f) => *f,
+                        Role::Flexible(_) => Face::new(rank, suits[0]),
+                    })
+                    .collect();
+                let mut unassigned = Vec::with_capacity(flex.len());
+                for &i in &flex {
+                    let own = cards[i].face().filter(|f| f.rank == rank);
+                    match own.and_then(|f| left.iter().position(|s| *s == f.suit)) {
+                        Some(k) => {
+                            faces[i] = Face::new(rank, left.remove(k));
+                        }
+                        None => unassigned.push(i),
                     }
                 }
-                if !next_combination(&mut choice, suits.len()) {
+                for (i, suit) in unassigned.into_iter().zip(left) {
+                    faces[i] = Face::new(rank, suit);
+                }
+                let distinct_ok = sets.suits == SetSuits::Any || {
+                    let mut s: Vec<Suit> = faces.iter().map(|f| f.suit).collect();
+                    s.sort();
+                    s.windows(2).all(|w| w[0] != w[1])
+                };
+                if distinct_ok {
+                    self.push(MeldKind::Set, cards, &faces, None, limits, out);
+                }
+                if !next_multiset(&mut multiset, suits.len()) {
                     break;
                 }
             }
@@ -553,62 +619,44 @@ impl<'a> MeldChecker<'a> {
                 if !ok {
                     continue;
                 }
+                // Wild cards are interchangeable: they fill the free positions
+                // in input order. The one alternative that matters is a round
+                // wild standing as itself at its own position (a natural).
                 let free: Vec<usize> = (0..n).filter(|&p| slot_of[p].is_none()).collect();
-                // Distinct placements of the flexible cards into the free positions.
-                let mut groups: Vec<(CardKind, Vec<usize>)> = Vec::new();
-                for &i in &flex {
-                    match groups.iter_mut().find(|(k, _)| *k == cards[i]) {
-                        Some((_, v)) => v.push(i),
-                        None => groups.push((cards[i], vec![i])),
+                let own_spot = free.iter().find_map(|&p| {
+                    let face = Face::new(shape[p], suit);
+                    flex.iter()
+                        .find(|&&i| cards[i].face() == Some(face))
+                        .map(|&i| (p, i))
+                });
+                let variants = [None, own_spot];
+                for variant in variants.iter().take(if own_spot.is_some() { 2 } else { 1 }) {
+                    let mut slots = slot_of.clone();
+                    let mut rest = flex.iter().copied();
+                    if let Some((p, i)) = *variant {
+                        slots[p] = Some(i);
                     }
-                }
-                let mut remaining: Vec<usize> = groups.iter().map(|(_, v)| v.len()).collect();
-                let mut placement: Vec<usize> = Vec::with_capacity(free.len()); // group per free slot
-                self.place(
-                    &mut placement,
-                    &mut remaining,
-                    free.len(),
-                    &mut |placement: &[usize]| {
-                        let mut taken: Vec<usize> = vec![0; groups.len()];
-                        let mut slots = slot_of.clone();
-                        for (k, &g) in placement.iter().enumerate() {
-                            let input = groups[g].1[taken[g]];
-                            taken[g] += 1;
-                            slots[free[k]] = Some(input);
-                        }
-                        let mut faces = vec![Face::new(Rank::Two, suit); n];
-                        let mut order = Vec::with_capacity(n);
-                        for (p, s) in slots.iter().enumerate() {
-                            if let Some(i) = *s {
-                                faces[i] = Face::new(shape[p], suit);
-                                order.push(i);
+                    let taken = variant.map(|(_, i)| i);
+                    for &p in &free {
+                        if slots[p].is_none() {
+                            match rest.by_ref().find(|i| Some(*i) != taken) {
+                                Some(i) => slots[p] = Some(i),
+                                None => break,
                             }
                         }
+                    }
+                    let mut faces = vec![Face::new(Rank::Two, suit); n];
+                    let mut order = Vec::with_capacity(n);
+                    for (p, s) in slots.iter().enumerate() {
+                        if let Some(i) = *s {
+                            faces[i] = Face::new(shape[p], suit);
+                            order.push(i);
+                        }
+                    }
+                    if order.len() == n {
                         self.push(MeldKind::Run, cards, &faces, Some(&order), limits, out);
-                    },
-                );
-            }
-        }
-    }
-
-    fn place(
-        &self,
-        placement: &mut Vec<usize>,
-        remaining: &mut [usize],
-        slots: usize,
-        emit: &mut dyn FnMut(&[usize]),
-    ) {
-        if placement.len() == slots {
-            emit(placement);
-            return;
-        }
-        for g in 0..remaining.len() {
-            if remaining[g] > 0 {
-                remaining[g] -= 1;
-                placement.push(g);
-                self.place(placement, remaining, slots, emit);
-                placement.pop();
-                remaining[g] += 1;
+                    }
+                }
             }
         }
     }
@@ -675,14 +723,17 @@ pub fn card_values(rules: &Ruleset, kind: MeldKind, ordered_faces: &[Face]) -> V
         .collect()
 }
 
-/// Advance an odometer of digits in `0..base`; false when it wraps around.
-fn next_combination(digits: &mut [usize], base: usize) -> bool {
-    for d in digits.iter_mut().rev() {
-        *d += 1;
-        if *d < base {
+/// Advance a non-decreasing sequence of digits in `0..base` (a multiset);
+/// false after the last one.
+fn next_multiset(digits: &mut [usize], base: usize) -> bool {
+    for k in (0..digits.len()).rev() {
+        if digits[k] + 1 < base {
+            let v = digits[k] + 1;
+            for d in &mut digits[k..] {
+                *d = v;
+            }
             return true;
         }
-        *d = 0;
     }
     false
 }
@@ -692,31 +743,4 @@ fn effective_multiset(d: &Declaration) -> Vec<(CardKind, Option<Face>)> {
         d.cards.iter().map(|c| (c.card, c.effective())).collect();
     v.sort();
     v
-}
-
-/// Whether a player's (partial) declaration agrees with a full one: every
-/// declared card must stand for what it was declared as, matched as a
-/// multiset among identical cards.
-fn consistent(given: &[MeldCard], d: &Declaration) -> bool {
-    let mut pool: Vec<(CardKind, Option<Face>)> =
-        d.cards.iter().map(|c| (c.card, c.effective())).collect();
-    // Declared cards first, then undeclared ones take whatever is left.
-    let mut sorted: Vec<&MeldCard> = given.iter().collect();
-    sorted.sort_by_key(|c| c.stands_for.is_none());
-    for c in sorted {
-        let pos = match c.stands_for {
-            Some(f) => pool.iter().position(|(k, e)| *k == c.card && *e == Some(f)),
-            None => pool
-                .iter()
-                .position(|(k, e)| *k == c.card && (c.card.is_joker() || *e == c.card.face()))
-                .or_else(|| pool.iter().position(|(k, _)| *k == c.card)),
-        };
-        match pos {
-            Some(p) => {
-                pool.swap_remove(p);
-            }
-            None => return false,
-        }
-    }
-    true
 }

@@ -453,3 +453,42 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn wild_cards_may_be_declared_in_any_assignment() {
+    let koenigs = preset("koenigs");
+    let checker = MeldChecker::new(&koenigs, Some(5)).expect("round 5");
+    for text in ["7d=9h 7c=8h 10h", "7c=8h 7d=9h 10h", "10h 7d=9h 7c=8h"] {
+        let m: Vec<MeldCard> = text.split(' ').map(|t| t.parse().expect(t)).collect();
+        let d = checker.check(&m).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(
+            format_cards(&d.cards),
+            text,
+            "keeps the player's assignment"
+        );
+    }
+    let bad: Vec<MeldCard> = ["7d=9h", "7c=9h", "10h"]
+        .iter()
+        .map(|t| t.parse().expect(t))
+        .collect();
+    assert!(
+        checker.check(&bad).is_err(),
+        "two cards cannot both be 9h in a run"
+    );
+}
+
+#[test]
+fn a_hand_full_of_wild_cards_has_a_bounded_number_of_readings() {
+    // Round 5 of Five Crowns: all ten sevens and six jokers are wild.
+    let koenigs = preset("koenigs");
+    let checker = MeldChecker::new(&koenigs, Some(5)).expect("round 5");
+    let all_wild = cards("7c 7c 7d 7d 7h 7h 7s 7s 7x 7x * * *");
+    let ds = checker.declarations(&all_wild).expect("in deck");
+    assert!(!ds.is_empty());
+    // 13 cards: sets of any rank with any multiset of suits, plus runs.
+    assert!(ds.len() < 200_000, "{} readings", ds.len());
+    assert!(
+        ds.iter().any(|d| d.kind == MeldKind::Set && d.wilds == 3),
+        "the ten sevens as themselves"
+    );
+}
