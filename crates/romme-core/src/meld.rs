@@ -242,7 +242,7 @@ impl<'a> MeldChecker<'a> {
     fn align(&self, given: &[MeldCard], d: &Declaration) -> Option<Declaration> {
         let mut left: Vec<Face> = d.ordered.iter().filter_map(|c| c.effective()).collect();
         let mut faces: Vec<Option<Face>> = vec![None; given.len()];
-        let mut take = |face: Face, left: &mut Vec<Face>| -> Option<Face> {
+        let take = |face: Face, left: &mut Vec<Face>| -> Option<Face> {
             let k = left.iter().position(|f| *f == face)?;
             Some(left.swap_remove(k))
         };
@@ -291,7 +291,17 @@ impl<'a> MeldChecker<'a> {
     /// honoured; undeclared wild cards are filled in when exactly one reading
     /// fits (otherwise [`MeldError::Ambiguous`]).
     pub fn check(&self, cards: &[MeldCard]) -> Result<Declaration, MeldError> {
-        let fits = self.declarations_matching(cards)?;
+        let mut fits = self.declarations_matching(cards)?;
+        // A round wild written plainly stands for itself whenever it can
+        // (write `7d=Qx` to use it as a wild card).
+        let plain_is_itself = |d: &Declaration| {
+            cards.iter().zip(&d.cards).all(|(given, got)| {
+                given.stands_for.is_some() || given.card.is_joker() || got.stands_for.is_none()
+            })
+        };
+        if fits.iter().any(plain_is_itself) {
+            fits.retain(plain_is_itself);
+        }
         let mut fits = fits.into_iter();
         let Some(first) = fits.next() else {
             let kinds: Vec<CardKind> = cards.iter().map(|c| c.card).collect();

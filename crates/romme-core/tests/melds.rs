@@ -492,3 +492,27 @@ fn a_hand_full_of_wild_cards_has_a_bounded_number_of_readings() {
         "the ten sevens as themselves"
     );
 }
+
+#[test]
+fn every_reading_checks_as_declared_with_round_wilds_fuzz_regression() {
+    // Found by `cargo fuzz run meld_check`: a plain round wild (Kh in round
+    // 11) made a fully declared run ambiguous.
+    let solo = preset("koenigs-solo");
+    let checker = MeldChecker::new(&solo, Some(11)).expect("round 11");
+    let ds = checker
+        .declarations(&cards("* * * Kh 9h * Jh"))
+        .expect("in deck");
+    assert!(!ds.is_empty());
+    for d in &ds {
+        let checked = checker
+            .check(&d.cards)
+            .unwrap_or_else(|e| panic!("{}: {e}", format_cards(&d.cards)));
+        assert_eq!(checked.ordered, d.ordered);
+    }
+    let plain: Vec<MeldCard> = "*=7h *=8h 9h *=10h Jh *=Qh Kh"
+        .split(' ')
+        .map(|t| t.parse().expect(t))
+        .collect();
+    let d = checker.check(&plain).expect("Kh stands as itself");
+    assert_eq!(d.wilds, 4);
+}
