@@ -16,6 +16,9 @@ pub mod penalty;
 pub mod ruleset;
 pub mod scoring;
 
+#[cfg(test)]
+mod test_support;
+
 pub use card::{Card, CardKind, Face, Lang, Rank, Suit};
 pub use deck::{Deck, DeckKind};
 pub use notation::{MeldCard, ParseCardError};

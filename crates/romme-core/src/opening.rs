@@ -133,11 +133,7 @@ mod tests {
     use super::*;
     use crate::meld::MeldChecker;
     use crate::notation::parse_cards;
-    use crate::ruleset::presets;
-
-    fn rules(name: &str) -> Ruleset {
-        presets::load(name).expect("exists").expect("loads")
-    }
+    use crate::test_support::preset as rules;
 
     fn meld(r: &Ruleset, s: &str) -> Declaration {
         MeldChecker::new(r, None)

@@ -34,11 +34,7 @@ pub fn hand_points(rules: &Ruleset, hand: &[CardKind], round: Option<u8>) -> u32
 mod tests {
     use super::*;
     use crate::notation::parse_cards;
-    use crate::ruleset::presets;
-
-    fn rules(name: &str) -> Ruleset {
-        presets::load(name).expect("exists").expect("loads")
-    }
+    use crate::test_support::preset as rules;
 
     #[test]
     fn worked_example_002_is_107() {

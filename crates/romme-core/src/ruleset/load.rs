@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use thiserror::Error;
-use toml_edit::{Document, DocumentMut, Item, Key, Table, Value};
+use toml_edit::{Document, DocumentMut, Item, Key, Table, TableLike, Value};
 
 use super::{Ruleset, Violation, presets};
 
@@ -240,7 +240,7 @@ fn comment_of(key: &Key, item: &Item, src: &str) -> String {
 
 /// Record every leaf of `table` (recursing into tables and inline tables).
 fn collect(
-    table: &Table,
+    table: &dyn TableLike,
     path: &mut Vec<String>,
     src: &str,
     origin: &str,
@@ -251,40 +251,8 @@ fn collect(
             continue;
         };
         path.push(name.to_string());
-        match item {
-            Item::Table(t) => collect(t, path, src, origin, out),
-            Item::Value(Value::InlineTable(t)) => {
-                collect_inline(t, path, src, origin, out);
-            }
-            _ => {
-                out.insert(
-                    path.clone(),
-                    Origin {
-                        origin: origin.to_string(),
-                        line: key.span().map(|s| line_of(src, s.start)),
-                        comment: comment_of(key, item, src),
-                    },
-                );
-            }
-        }
-        path.pop();
-    }
-}
-
-fn collect_inline(
-    table: &toml_edit::InlineTable,
-    path: &mut Vec<String>,
-    src: &str,
-    origin: &str,
-    out: &mut BTreeMap<Vec<String>, Origin>,
-) {
-    for (name, _) in table.iter() {
-        let Some((key, item)) = table.get_key_value(name) else {
-            continue;
-        };
-        path.push(name.to_string());
-        if let Item::Value(Value::InlineTable(t)) = item {
-            collect_inline(t, path, src, origin, out);
+        if let Some(sub) = item.as_table_like() {
+            collect(sub, path, src, origin, out);
         } else {
             out.insert(
                 path.clone(),

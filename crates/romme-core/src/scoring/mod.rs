@@ -240,11 +240,7 @@ pub fn score_game(rules: &Ruleset, game: &GameResult) -> Result<GameScore, Scori
 mod tests {
     use super::*;
     use crate::notation::parse_cards;
-    use crate::ruleset::presets;
-
-    fn rules(name: &str) -> Ruleset {
-        presets::load(name).expect("exists").expect("loads")
-    }
+    use crate::test_support::preset as rules;
 
     fn player(hand: &str) -> PlayerResult {
         PlayerResult {

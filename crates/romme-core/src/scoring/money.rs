@@ -123,23 +123,10 @@ pub fn settle(rules: &Ruleset, sheet: &MatchSheet, standings: &[Standing]) -> Se
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::parse_cards;
-    use crate::ruleset::presets;
-    use crate::scoring::{GameResult, PlayerResult, score_game};
+    use crate::test_support::player as p;
+    use crate::test_support::preset as rules;
 
-    fn rules(name: &str) -> Ruleset {
-        presets::load(name).expect("exists").expect("loads")
-    }
-
-    fn p(hand: &str, went_out: bool, opened: bool) -> PlayerResult {
-        PlayerResult {
-            hand: parse_cards(hand).expect(hand),
-            went_out,
-            opened,
-            hand_romme: None,
-            first_to_meld: false,
-        }
-    }
+    use crate::scoring::{GameResult, score_game};
 
     #[test]
     fn ten_points_make_a_cent_002() {

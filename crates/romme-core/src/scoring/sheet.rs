@@ -293,23 +293,10 @@ fn shared_places<K: PartialEq>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::parse_cards;
-    use crate::ruleset::presets;
+    use crate::test_support::player as p;
+    use crate::test_support::preset as rules;
+
     use crate::scoring::{GameResult, HandRommeKind, PlayerResult, score_game};
-
-    fn rules(name: &str) -> Ruleset {
-        presets::load(name).expect("exists").expect("loads")
-    }
-
-    fn p(hand: &str, went_out: bool, opened: bool) -> PlayerResult {
-        PlayerResult {
-            hand: parse_cards(hand).expect(hand),
-            went_out,
-            opened,
-            hand_romme: None,
-            first_to_meld: false,
-        }
-    }
 
     fn play(sheet: &mut MatchSheet, r: &Ruleset, round: Option<u8>, players: Vec<PlayerResult>) {
         let s = score_game(r, &GameResult { round, players }).expect("scores");
