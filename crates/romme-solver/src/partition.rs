@@ -1,0 +1,616 @@
+//! Best partition of a hand: valid melds plus unmatched cards with the least
+//! penalty value (deadwood); among equal deadwood, the most cards melded.
+//!
+//! Exact branch and bound on the lowest natural card still unassigned: it is
+//! either deadwood, or in a set of its rank, or in a run through it. Jokers
+//! and Five Crowns round wilds are interchangeable *wild tokens* (a round
+//! wild at its own place is the same card either way); wild tokens left at
+//! the end form melds of their own where the ruleset allows all-wild melds,
+//! otherwise the cheapest ones are deadwood. Every meld shape is checked
+//! against the ruleset's wild limits (share, maximum, adjacency, run ends).
+//!
+//! Reading for the limits: a round wild is counted as a wild card wherever
+//! it stands (it is a token). In the shipped presets round wilds only occur
+//! in Five Crowns, which has no limits, so this never changes a result there.
+
+use romme_core::card::{CardKind, Face, Rank, Suit};
+use romme_core::meld::{MeldChecker, MeldError};
+use romme_core::notation::MeldCard;
+use romme_core::penalty::card_points;
+use romme_core::ruleset::{Limit, Ruleset, SetSuits, WildShare};
+use serde::Serialize;
+
+/// Number of face slots (5 suits × 13 ranks).
+const FACES: usize = 65;
+
+/// The best partition of a hand.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Partition {
+    /// Penalty value of the unmatched cards.
+    pub deadwood: u32,
+    /// The melds, each in meld order with wild cards declared.
+    pub melds: Vec<Vec<MeldCard>>,
+    /// Cards in no meld.
+    pub unmatched: Vec<CardKind>,
+}
+
+impl Partition {
+    /// Number of cards in melds.
+    pub fn melded(&self) -> usize {
+        self.melds.iter().map(Vec::len).sum()
+    }
+}
+
+/// One meld of the search, in a compact form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// A set of rank index `rank`: how many naturals of each suit, plus wild tokens.
+    Set {
+        rank: u8,
+        per_suit: [u8; 5],
+        tokens: u8,
+    },
+    /// A run of suit `suit` over line positions `lo..lo+len` (cyclic when the
+    /// ruleset wraps); bit i of `wild` set when position lo+i is a token.
+    Run {
+        suit: u8,
+        lo: u8,
+        len: u8,
+        wild: u16,
+    },
+}
+
+/// Rules and tables that do not change during a search.
+#[derive(Debug, Clone)]
+struct Tables {
+    in_deck: [bool; FACES],
+    penalty: [u32; FACES],
+    wild_rank: Option<usize>,
+    suits: Vec<usize>,
+    /// Per suit: face index at each line position.
+    line: [Vec<usize>; 5],
+    /// Per face: its positions in its suit's line (the ace may have two).
+    positions: [([u8; 2], u8); FACES],
+    cyclic: bool,
+    max_run: usize,
+    min_len: usize,
+    distinct_sets: bool,
+    max_set: usize,
+    share: WildShare,
+    max_wilds: usize,
+    adjacent: bool,
+    at_ends: bool,
+    all_wild: bool,
+}
+
+impl Tables {
+    fn new(rules: &Ruleset, wild_rank: Option<Rank>) -> Tables {
+        let kind = rules.deck.kind;
+        let mut in_deck = [false; FACES];
+        let mut penalty = [0u32; FACES];
+        for f in 0..FACES {
+            if let Some(face) = Face::from_index(f) {
+                in_deck[f] = kind.has_face(face);
+                penalty[f] = card_points(rules, CardKind::Natural(face), None);
+            }
+        }
+        let runs = &rules.melds.runs;
+        let ranks = kind.ranks();
+        let has_ace = ranks.contains(&Rank::Ace);
+        let mut line: [Vec<usize>; 5] = Default::default();
+        let mut positions = [([0u8; 2], 0u8); FACES];
+        let suits: Vec<usize> = kind.suits().iter().map(|s| s.index()).collect();
+        for &s in &suits {
+            let suit = Suit::from_index(s).unwrap_or(Suit::Clubs);
+            let mut l: Vec<Rank> = Vec::new();
+            if runs.wrap_around {
+                l.extend(ranks.iter().copied());
+            } else {
+                if has_ace && runs.ace_low {
+                    l.push(Rank::Ace);
+                }
+                l.extend(ranks.iter().copied().filter(|r| *r != Rank::Ace));
+                if has_ace && runs.ace_high {
+                    l.push(Rank::Ace);
+                }
+            }
+            for (p, r) in l.iter().enumerate() {
+                let f = Face::new(*r, suit).index();
+                line[s].push(f);
+                let (slots, n) = &mut positions[f];
+                if usize::from(*n) < slots.len() {
+                    slots[usize::from(*n)] = p as u8;
+                    *n += 1;
+                }
+            }
+        }
+        let sets = &rules.melds.sets;
+        let max_set = match (sets.suits, sets.max_len) {
+            (SetSuits::Distinct, Limit::None) => suits.len(),
+            (SetSuits::Distinct, Limit::At(n)) => usize::from(n).min(suits.len()),
+            (SetSuits::Any, Limit::None) => usize::MAX,
+            (SetSuits::Any, Limit::At(n)) => usize::from(n),
+        };
+        let w = &rules.melds.wilds;
+        Tables {
+            in_deck,
+            penalty,
+            wild_rank: wild_rank.map(|r| r.index()),
+            suits,
+            line,
+            positions,
+            cyclic: runs.wrap_around,
+            max_run: ranks.len(),
+            min_len: usize::from(rules.melds.min_len),
+            distinct_sets: sets.suits == SetSuits::Distinct,
+            max_set,
+            share: w.share,
+            max_wilds: w.max_per_meld.get().map_or(usize::MAX, usize::from),
+            adjacent: w.adjacent,
+            at_ends: w.at_run_ends,
+            all_wild: w.all_wild,
+        }
+    }
+
+    /// Whether `wilds` wild cards among `naturals` natural ones are allowed.
+    fn share_ok(&self, naturals: usize, wilds: usize) -> bool {
+        if wilds > self.max_wilds {
+            return false;
+        }
+        match self.share {
+            WildShare::Any => naturals > 0 || self.all_wild,
+            WildShare::FewerThanNaturals => wilds < naturals,
+            WildShare::AtMostNaturals => wilds <= naturals,
+        }
+    }
+
+    /// How many wild tokens can form melds of their own: the largest v ≤ u
+    /// that splits into melds of min_len..=cap tokens each.
+    fn all_wild_capacity(&self, u: usize) -> usize {
+        if !self.all_wild || u < self.min_len {
+            return 0;
+        }
+        let cap = self.max_run.max(self.max_set.min(64)).min(self.max_wilds);
+        if cap < self.min_len {
+            return 0;
+        }
+        (self.min_len..=u)
+            .rev()
+            .find(|&v| {
+                let k_min = v.div_ceil(cap);
+                let k_max = v / self.min_len;
+                k_min <= k_max
+            })
+            .unwrap_or(0)
+    }
+}
+
+/// Best-so-far of a search.
+#[derive(Debug, Clone)]
+struct Best {
+    deadwood: u32,
+    melded: usize,
+    shapes: Vec<Shape>,
+    dead: Vec<usize>,
+    wild_melded: usize,
+}
+
+/// The search state.
+struct Search<'t> {
+    t: &'t Tables,
+    counts: [u8; FACES],
+    tokens: usize,
+    /// Penalties of the wild tokens, ascending (the cheapest stay unmatched).
+    token_penalties: Vec<u32>,
+    deadwood: u32,
+    melded: usize,
+    remaining: usize,
+    shapes: Vec<Shape>,
+    dead: Vec<usize>,
+    best: Option<Best>,
+}
+
+impl Search<'_> {
+    fn bound_ok(&self) -> bool {
+        match &self.best {
+            None => true,
+            Some(b) => {
+                self.deadwood < b.deadwood
+                    || (self.deadwood == b.deadwood
+                        && self.melded + self.remaining + self.tokens > b.melded)
+            }
+        }
+    }
+
+    fn dfs(&mut self, from: usize) {
+        if !self.bound_ok() {
+            return;
+        }
+        let Some(x) = (from..FACES).find(|&f| self.counts[f] > 0) else {
+            self.leaf();
+            return;
+        };
+        self.counts[x] -= 1;
+        self.remaining -= 1;
+        // Melds through x first: good answers early make the bound bite.
+        self.runs_through(x);
+        self.sets_with(x);
+        // x unmatched.
+        self.deadwood += self.t.penalty[x];
+        self.dead.push(x);
+        self.dfs(x);
+        self.dead.pop();
+        self.deadwood -= self.t.penalty[x];
+        self.counts[x] += 1;
+        self.remaining += 1;
+    }
+
+    fn leaf(&mut self) {
+        let u = self.tokens;
+        let v = self.t.all_wild_capacity(u);
+        // The cheapest tokens stay unmatched.
+        let extra: u32 = self.token_penalties[..u - v].iter().sum();
+        let deadwood = self.deadwood + extra;
+        let melded = self.melded + v;
+        let better = match &self.best {
+            None => true,
+            Some(b) => deadwood < b.deadwood || (deadwood == b.deadwood && melded > b.melded),
+        };
+        if better {
+            self.best = Some(Best {
+                deadwood,
+                melded,
+                shapes: self.shapes.clone(),
+                dead: self.dead.clone(),
+                wild_melded: v,
+            });
+        }
+    }
+
+    fn push(&mut self, shape: Shape, cards: usize, tokens: usize, from: usize) {
+        self.shapes.push(shape);
+        self.melded += cards;
+        self.tokens -= tokens;
+        self.dfs(from);
+        self.tokens += tokens;
+        self.melded -= cards;
+        self.shapes.pop();
+    }
+
+    /// Sets of x's rank containing x (x already taken from the counts).
+    fn sets_with(&mut self, x: usize) {
+        let rank = x % 13;
+        let sx = x / 13;
+        let mut per_suit = [0u8; 5];
+        per_suit[sx] = 1;
+        self.set_suits(x, rank, 0, &mut per_suit, 1);
+    }
+
+    fn set_suits(&mut self, x: usize, rank: usize, k: usize, per_suit: &mut [u8; 5], n: usize) {
+        let t = self.t;
+        if k == t.suits.len() {
+            if n > t.max_set {
+                return;
+            }
+            let need = t.min_len.saturating_sub(n);
+            let most = self.tokens.min(t.max_set.saturating_sub(n));
+            for w in need..=most {
+                if !t.share_ok(n, w) {
+                    continue;
+                }
+                let shape = Shape::Set {
+                    rank: rank as u8,
+                    per_suit: *per_suit,
+                    tokens: w as u8,
+                };
+                self.push(shape, n + w, w, x);
+            }
+            return;
+        }
+        let s = t.suits[k];
+        let f = s * 13 + rank;
+        let have = usize::from(self.counts[f]);
+        let already = usize::from(per_suit[s]);
+        let most = if t.distinct_sets {
+            if already > 0 { 0 } else { have.min(1) }
+        } else {
+            have
+        };
+        for take in 0..=most {
+            if n + take > t.max_set {
+                break;
+            }
+            self.counts[f] -= take as u8;
+            self.remaining -= take;
+            per_suit[s] += take as u8;
+            self.set_suits(x, rank, k + 1, per_suit, n + take);
+            per_suit[s] -= take as u8;
+            self.remaining += take;
+            self.counts[f] += take as u8;
+        }
+    }
+
+    /// Runs of x's suit through one of x's line positions.
+    fn runs_through(&mut self, x: usize) {
+        let suit = x / 13;
+        let (slots, n) = self.t.positions[x];
+        for &p in &slots[..usize::from(n)] {
+            self.extend_left(x, suit, usize::from(p), 1, 0);
+        }
+    }
+
+    fn line_len(&self, suit: usize) -> usize {
+        self.t.line[suit].len()
+    }
+
+    fn pos(&self, suit: usize, p: isize) -> Option<usize> {
+        let n = self.line_len(suit) as isize;
+        if self.t.cyclic {
+            Some(p.rem_euclid(n) as usize)
+        } else if (0..n).contains(&p) {
+            Some(p as usize)
+        } else {
+            None
+        }
+    }
+
+    /// Grow the run to the left of `lo`, then (at every left end) to the
+    /// right. `wild` marks token positions relative to `lo`; `len` cards so far.
+    fn extend_left(&mut self, x: usize, suit: usize, lo: usize, len: usize, wild: u16) {
+        // Stop extending left here: grow to the right.
+        self.extend_right(x, suit, lo, len, wild);
+        if len >= self.t.max_run {
+            return;
+        }
+        let Some(p) = self.pos(suit, lo as isize - 1) else {
+            return;
+        };
+        let f = self.t.line[suit][p];
+        // A natural card at p.
+        if self.counts[f] > 0 {
+            self.counts[f] -= 1;
+            self.remaining -= 1;
+            self.extend_left(x, suit, p, len + 1, wild << 1);
+            self.remaining += 1;
+            self.counts[f] += 1;
+        }
+        // A wild token at p.
+        let used = wild.count_ones() as usize;
+        if self.tokens > used {
+            self.extend_left(x, suit, p, len + 1, (wild << 1) | 1);
+        }
+    }
+
+    fn extend_right(&mut self, x: usize, suit: usize, lo: usize, len: usize, wild: u16) {
+        let t = self.t;
+        let tokens = wild.count_ones() as usize;
+        if len >= t.min_len {
+            let naturals = len - tokens;
+            let ends_ok = t.at_ends || (wild & 1 == 0 && wild >> (len - 1) & 1 == 0);
+            let adjacent_ok = t.adjacent || wild & (wild >> 1) == 0;
+            if ends_ok && adjacent_ok && t.share_ok(naturals, tokens) {
+                let shape = Shape::Run {
+                    suit: suit as u8,
+                    lo: lo as u8,
+                    len: len as u8,
+                    wild,
+                };
+                self.push(shape, len, tokens, x);
+            }
+        }
+        if len >= t.max_run {
+            return;
+        }
+        let Some(p) = self.pos(suit, (lo + len) as isize) else {
+            return;
+        };
+        let f = t.line[suit][p];
+        if self.counts[f] > 0 {
+            self.counts[f] -= 1;
+            self.remaining -= 1;
+            self.extend_right(x, suit, lo, len + 1, wild);
+            self.remaining += 1;
+            self.counts[f] += 1;
+        }
+        if self.tokens > tokens {
+            self.extend_right(x, suit, lo, len + 1, wild | (1 << len));
+        }
+    }
+}
+
+/// Why a hand cannot be solved.
+pub type SolveError = MeldError;
+
+/// Finds best partitions under one ruleset and round; reusable across hands.
+#[derive(Debug, Clone)]
+pub struct PartitionSolver<'r> {
+    rules: &'r Ruleset,
+    checker: MeldChecker<'r>,
+    tables: Tables,
+    round: Option<u8>,
+}
+
+impl<'r> PartitionSolver<'r> {
+    /// A solver for `rules`; `round` is needed with round wilds (Five Crowns).
+    pub fn new(rules: &'r Ruleset, round: Option<u8>) -> Result<Self, SolveError> {
+        let checker = MeldChecker::new(rules, round)?;
+        let tables = Tables::new(rules, checker.wild_rank());
+        Ok(PartitionSolver {
+            rules,
+            checker,
+            tables,
+            round,
+        })
+    }
+
+    /// The best partition of `hand`.
+    pub fn solve(&self, hand: &[CardKind]) -> Result<Partition, SolveError> {
+        self.checker.check_cards(hand)?;
+        let t = &self.tables;
+        let mut counts = [0u8; FACES];
+        let mut wild_cards: Vec<(u32, CardKind)> = Vec::new();
+        for &c in hand {
+            match c {
+                CardKind::Natural(f) if Some(f.rank.index()) != t.wild_rank => {
+                    counts[f.index()] += 1;
+                }
+                other => wild_cards.push((card_points(self.rules, other, self.round), other)),
+            }
+        }
+        debug_assert!(
+            counts
+                .iter()
+                .enumerate()
+                .all(|(f, &c)| c == 0 || t.in_deck[f])
+        );
+        wild_cards.sort();
+        let remaining = counts.iter().map(|&c| usize::from(c)).sum();
+        let mut search = Search {
+            t,
+            counts,
+            tokens: wild_cards.len(),
+            token_penalties: wild_cards.iter().map(|(p, _)| *p).collect(),
+            deadwood: 0,
+            melded: 0,
+            remaining,
+            shapes: Vec::new(),
+            dead: Vec::new(),
+            best: None,
+        };
+        search.dfs(0);
+        let best = search.best.unwrap_or(Best {
+            deadwood: 0,
+            melded: 0,
+            shapes: Vec::new(),
+            dead: Vec::new(),
+            wild_melded: 0,
+        });
+        Ok(self.build(&best, wild_cards))
+    }
+
+    /// Turn the compact best into melds of cards with declarations. Wild
+    /// cards go into melds from the most expensive down.
+    fn build(&self, best: &Best, mut wilds: Vec<(u32, CardKind)>) -> Partition {
+        let t = &self.tables;
+        // Pop from the end: most expensive first.
+        let mut next_wild = || wilds.pop().map(|(_, c)| c);
+        let mut melds = Vec::with_capacity(best.shapes.len() + 1);
+        for shape in &best.shapes {
+            let mut meld = Vec::new();
+            match *shape {
+                Shape::Set {
+                    rank,
+                    per_suit,
+                    tokens,
+                } => {
+                    let r = Rank::from_number(rank + 2).unwrap_or(Rank::Two);
+                    let mut used: Vec<usize> = Vec::new();
+                    for &s in &t.suits {
+                        for _ in 0..per_suit[s] {
+                            let face = Face::new(r, Suit::from_index(s).unwrap_or(Suit::Clubs));
+                            meld.push(MeldCard::plain(CardKind::Natural(face)));
+                            used.push(s);
+                        }
+                    }
+                    // Wild cards stand for missing suits first, then any.
+                    let mut free: Vec<usize> = t
+                        .suits
+                        .iter()
+                        .copied()
+                        .filter(|s| !used.contains(s))
+                        .collect();
+                    free.extend(t.suits.iter().copied());
+                    for k in 0..usize::from(tokens) {
+                        let s = free[k % free.len()];
+                        let face = Face::new(r, Suit::from_index(s).unwrap_or(Suit::Clubs));
+                        if let Some(card) = next_wild() {
+                            meld.push(declared(card, face));
+                        }
+                    }
+                    meld.sort_by_key(|c| c.effective().map(|f| f.suit));
+                }
+                Shape::Run {
+                    suit,
+                    lo,
+                    len,
+                    wild,
+                } => {
+                    let s = usize::from(suit);
+                    for i in 0..usize::from(len) {
+                        let p = (usize::from(lo) + i) % t.line[s].len();
+                        let face = Face::from_index(t.line[s][p])
+                            .unwrap_or(Face::new(Rank::Two, Suit::Clubs));
+                        if wild >> i & 1 == 1 {
+                            if let Some(card) = next_wild() {
+                                meld.push(declared(card, face));
+                            }
+                        } else {
+                            meld.push(MeldCard::plain(CardKind::Natural(face)));
+                        }
+                    }
+                }
+            }
+            melds.push(meld);
+        }
+        // Wild tokens melded among themselves.
+        if best.wild_melded > 0 {
+            let cards: Vec<CardKind> = (0..best.wild_melded).filter_map(|_| next_wild()).collect();
+            melds.extend(self.all_wild_melds(&cards));
+        }
+        let mut unmatched: Vec<CardKind> = best
+            .dead
+            .iter()
+            .filter_map(|&f| Face::from_index(f).map(CardKind::Natural))
+            .collect();
+        unmatched.extend(wilds.iter().map(|(_, c)| *c));
+        Partition {
+            deadwood: best.deadwood,
+            melds,
+            unmatched,
+        }
+    }
+
+    /// Split wild cards into melds of their own, each declared with its
+    /// highest-valued reading.
+    fn all_wild_melds(&self, cards: &[CardKind]) -> Vec<Vec<MeldCard>> {
+        let t = &self.tables;
+        let cap = t.max_run.max(t.max_set.min(64)).min(t.max_wilds);
+        let mut out = Vec::new();
+        let mut rest = cards;
+        while !rest.is_empty() {
+            // Largest chunk that leaves a splittable remainder.
+            let size = (t.min_len..=cap.min(rest.len()))
+                .rev()
+                .find(|&k| rest.len() - k == 0 || rest.len() - k >= t.min_len)
+                .unwrap_or(rest.len());
+            let (chunk, tail) = rest.split_at(size);
+            let meld = match self.checker.best(chunk) {
+                Ok(Some(d)) => d.ordered,
+                _ => chunk.iter().map(|c| MeldCard::plain(*c)).collect(),
+            };
+            out.push(meld);
+            rest = tail;
+        }
+        out
+    }
+}
+
+fn declared(card: CardKind, face: Face) -> MeldCard {
+    MeldCard {
+        card,
+        stands_for: if card.face() == Some(face) {
+            None
+        } else {
+            Some(face)
+        },
+    }
+}
+
+/// The best partition of `hand` under `rules` (and `round` for Five Crowns).
+pub fn best_partition(
+    rules: &Ruleset,
+    round: Option<u8>,
+    hand: &[CardKind],
+) -> Result<Partition, SolveError> {
+    PartitionSolver::new(rules, round)?.solve(hand)
+}
