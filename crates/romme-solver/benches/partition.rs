@@ -37,10 +37,16 @@ fn bench(c: &mut Criterion) {
     ] {
         let hs = hands(&rules.deck, size, 1000, naturals);
         let mut i = 0;
-        group.bench_function(name, |b| {
+        group.bench_function(format!("{name} (melds)"), |b| {
             b.iter(|| {
                 i = (i + 1) % hs.len();
                 black_box(solver.solve(black_box(&hs[i])).map(|p| p.deadwood))
+            })
+        });
+        group.bench_function(format!("{name} (deadwood only)"), |b| {
+            b.iter(|| {
+                i = (i + 1) % hs.len();
+                black_box(solver.deadwood(black_box(&hs[i])))
             })
         });
     }

@@ -65,6 +65,8 @@ enum Shape {
 struct Tables {
     in_deck: [bool; FACES],
     penalty: [u32; FACES],
+    joker_penalty: u32,
+    wild_penalty: u32,
     wild_rank: Option<usize>,
     suits: Vec<usize>,
     /// Per suit: face index at each line position.
@@ -81,6 +83,9 @@ struct Tables {
     adjacent: bool,
     at_ends: bool,
     all_wild: bool,
+    /// No wild limit at all: spare tokens can join any meld with room, so
+    /// the search only places necessary tokens and absorbs the rest at the end.
+    free: bool,
 }
 
 impl Tables {
@@ -135,6 +140,8 @@ impl Tables {
         Tables {
             in_deck,
             penalty,
+            joker_penalty: u32::from(rules.penalty.joker),
+            wild_penalty: u32::from(rules.penalty.round_wild),
             wild_rank: wild_rank.map(|r| r.index()),
             suits,
             line,
@@ -149,6 +156,31 @@ impl Tables {
             adjacent: w.adjacent,
             at_ends: w.at_run_ends,
             all_wild: w.all_wild,
+            free: w.share == WildShare::Any
+                && w.max_per_meld == Limit::None
+                && w.adjacent
+                && w.at_run_ends,
+        }
+    }
+
+    /// Most cards a run of this suit may have.
+    fn run_room(&self, suit: usize) -> usize {
+        self.max_run.min(self.line[suit].len())
+    }
+
+    /// How many more wild tokens a meld can take (free mode only).
+    fn spare_room(&self, shape: &Shape) -> usize {
+        match *shape {
+            Shape::Set {
+                per_suit, tokens, ..
+            } => {
+                let n: usize =
+                    per_suit.iter().map(|&c| usize::from(c)).sum::<usize>() + usize::from(tokens);
+                self.max_set.min(64).saturating_sub(n)
+            }
+            Shape::Run { suit, len, .. } => self
+                .run_room(usize::from(suit))
+                .saturating_sub(usize::from(len)),
         }
     }
 
@@ -162,6 +194,66 @@ impl Tables {
             WildShare::FewerThanNaturals => wilds < naturals,
             WildShare::AtMostNaturals => wilds <= naturals,
         }
+    }
+
+    /// Whether face `x` could be in some meld with the cards in `counts`
+    /// (which include x) and `tokens` wild tokens. Over-approximates (ignores
+    /// adjacency and run-end limits), so "false" means certain deadwood.
+    fn meldable(&self, x: usize, counts: &[u8; FACES], tokens: usize) -> bool {
+        if self.share == WildShare::Any
+            && tokens + 1 >= self.min_len
+            && self.max_wilds >= self.min_len
+        {
+            return true;
+        }
+        let rank = x % 13;
+        let sx = x / 13;
+        // Sets: natural partners of the same rank.
+        let partners: usize = self
+            .suits
+            .iter()
+            .map(|&s| {
+                let c = usize::from(counts[s * 13 + rank]);
+                let c = if s == sx { c.saturating_sub(1) } else { c };
+                if self.distinct_sets {
+                    c.min(usize::from(s != sx))
+                } else {
+                    c
+                }
+            })
+            .sum();
+        let max_set = self.max_set.min(64);
+        for n in 1..=(partners + 1).min(max_set) {
+            let w = self.min_len.saturating_sub(n);
+            if w <= tokens && n + w <= max_set && self.share_ok(n, w) {
+                return true;
+            }
+        }
+        // Runs: every run through x contains a window of exactly min_len
+        // cards through x with no more gaps, so those windows suffice (the
+        // share limit is ignored here: over-approximating is safe).
+        let line = &self.line[sx];
+        let n = line.len() as isize;
+        let len = self.min_len as isize;
+        if len > n {
+            return false;
+        }
+        let (slots, k) = self.positions[x];
+        for &p in &slots[..usize::from(k)] {
+            let p = isize::from(p);
+            for start in p - len + 1..=p {
+                if !self.cyclic && (start < 0 || start + len > n) {
+                    continue;
+                }
+                let gaps = (start..start + len)
+                    .filter(|&q| q != p && counts[line[q.rem_euclid(n) as usize]] == 0)
+                    .count();
+                if gaps <= tokens {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// How many wild tokens can form melds of their own: the largest v ≤ u
@@ -192,6 +284,9 @@ struct Best {
     melded: usize,
     shapes: Vec<Shape>,
     dead: Vec<usize>,
+    /// Spare tokens joined to the melds (free mode).
+    absorbed: usize,
+    /// Tokens melded among themselves.
     wild_melded: usize,
 }
 
@@ -247,11 +342,25 @@ impl Search<'_> {
 
     fn leaf(&mut self) {
         let u = self.tokens;
-        let v = self.t.all_wild_capacity(u);
-        // The cheapest tokens stay unmatched.
-        let extra: u32 = self.token_penalties[..u - v].iter().sum();
+        // Spare tokens: join melds with room (free mode), meld among
+        // themselves, or stay unmatched (the cheapest ones).
+        let room = if self.t.free && u > 0 {
+            self.shapes
+                .iter()
+                .map(|s| self.t.spare_room(s))
+                .sum::<usize>()
+                .min(u)
+        } else {
+            0
+        };
+        let (a, v) = (0..=room)
+            .rev()
+            .map(|a| (a, self.t.all_wild_capacity(u - a)))
+            .max_by_key(|&(a, v)| (a + v, a))
+            .unwrap_or((0, 0));
+        let extra: u32 = self.token_penalties[..u - a - v].iter().sum();
         let deadwood = self.deadwood + extra;
-        let melded = self.melded + v;
+        let melded = self.melded + a + v;
         let better = match &self.best {
             None => true,
             Some(b) => deadwood < b.deadwood || (deadwood == b.deadwood && melded > b.melded),
@@ -262,6 +371,7 @@ impl Search<'_> {
                 melded,
                 shapes: self.shapes.clone(),
                 dead: self.dead.clone(),
+                absorbed: a,
                 wild_melded: v,
             });
         }
@@ -294,6 +404,8 @@ impl Search<'_> {
             }
             let need = t.min_len.saturating_sub(n);
             let most = self.tokens.min(t.max_set.saturating_sub(n));
+            // Free mode: spare tokens join at the end, only the needed ones here.
+            let most = if t.free { most.min(need) } else { most };
             for w in need..=most {
                 if !t.share_ok(n, w) {
                     continue;
@@ -357,9 +469,12 @@ impl Search<'_> {
     /// Grow the run to the left of `lo`, then (at every left end) to the
     /// right. `wild` marks token positions relative to `lo`; `len` cards so far.
     fn extend_left(&mut self, x: usize, suit: usize, lo: usize, len: usize, wild: u16) {
-        // Stop extending left here: grow to the right.
-        self.extend_right(x, suit, lo, len, wild);
-        if len >= self.t.max_run {
+        // Stop extending left here and grow to the right; in free mode only
+        // from a natural left end (a token there would be a spare one).
+        if !self.t.free || wild & 1 == 0 {
+            self.extend_right(x, suit, lo, len, wild);
+        }
+        if len >= self.t.run_room(suit) {
             return;
         }
         let Some(p) = self.pos(suit, lo as isize - 1) else {
@@ -384,7 +499,12 @@ impl Search<'_> {
     fn extend_right(&mut self, x: usize, suit: usize, lo: usize, len: usize, wild: u16) {
         let t = self.t;
         let tokens = wild.count_ones() as usize;
-        if len >= t.min_len {
+        if t.free {
+            // Emit only spans with natural ends; pad to min_len if needed.
+            if wild >> (len - 1) & 1 == 0 {
+                self.emit_padded(x, suit, lo, len, wild);
+            }
+        } else if len >= t.min_len {
             let naturals = len - tokens;
             let ends_ok = t.at_ends || (wild & 1 == 0 && wild >> (len - 1) & 1 == 0);
             let adjacent_ok = t.adjacent || wild & (wild >> 1) == 0;
@@ -398,7 +518,7 @@ impl Search<'_> {
                 self.push(shape, len, tokens, x);
             }
         }
-        if len >= t.max_run {
+        if len >= t.run_room(suit) {
             return;
         }
         let Some(p) = self.pos(suit, (lo + len) as isize) else {
@@ -416,6 +536,44 @@ impl Search<'_> {
             self.extend_right(x, suit, lo, len + 1, wild | (1 << len));
         }
     }
+
+    /// Free mode: a span with natural ends, padded with tokens to min_len
+    /// (to the right where the line has room, else to the left).
+    fn emit_padded(&mut self, x: usize, suit: usize, lo: usize, len: usize, wild: u16) {
+        let t = self.t;
+        let pad = t.min_len.saturating_sub(len);
+        let used = wild.count_ones() as usize;
+        if used + pad > self.tokens || len + pad > t.run_room(suit) {
+            return;
+        }
+        let n = t.line[suit].len();
+        let right_room = if t.cyclic { pad } else { n - (lo + len) };
+        let right = pad.min(right_room);
+        let left = pad - right;
+        if left > lo && !t.cyclic {
+            return;
+        }
+        let new_lo = if t.cyclic {
+            (lo + n - left) % n
+        } else {
+            lo - left
+        };
+        let mut w = u32::from(wild) << left;
+        for i in 0..left {
+            w |= 1 << i;
+        }
+        for i in 0..right {
+            w |= 1 << (left + len + i);
+        }
+        let total = len + pad;
+        let shape = Shape::Run {
+            suit: suit as u8,
+            lo: new_lo as u8,
+            len: total as u8,
+            wild: w as u16,
+        };
+        self.push(shape, total, used + pad, x);
+    }
 }
 
 /// Why a hand cannot be solved.
@@ -427,7 +585,6 @@ pub struct PartitionSolver<'r> {
     rules: &'r Ruleset,
     checker: MeldChecker<'r>,
     tables: Tables,
-    round: Option<u8>,
 }
 
 impl<'r> PartitionSolver<'r> {
@@ -439,53 +596,105 @@ impl<'r> PartitionSolver<'r> {
             rules,
             checker,
             tables,
-            round,
         })
     }
 
     /// The best partition of `hand`.
     pub fn solve(&self, hand: &[CardKind]) -> Result<Partition, SolveError> {
-        self.checker.check_cards(hand)?;
-        let t = &self.tables;
-        let mut counts = [0u8; FACES];
-        let mut wild_cards: Vec<(u32, CardKind)> = Vec::new();
-        for &c in hand {
-            match c {
-                CardKind::Natural(f) if Some(f.rank.index()) != t.wild_rank => {
-                    counts[f.index()] += 1;
-                }
-                other => wild_cards.push((card_points(self.rules, other, self.round), other)),
-            }
-        }
-        debug_assert!(
-            counts
-                .iter()
-                .enumerate()
-                .all(|(f, &c)| c == 0 || t.in_deck[f])
-        );
-        wild_cards.sort();
-        let remaining = counts.iter().map(|&c| usize::from(c)).sum();
-        let mut search = Search {
-            t,
-            counts,
-            tokens: wild_cards.len(),
-            token_penalties: wild_cards.iter().map(|(p, _)| *p).collect(),
-            deadwood: 0,
-            melded: 0,
-            remaining,
-            shapes: Vec::new(),
-            dead: Vec::new(),
-            best: None,
-        };
-        search.dfs(0);
+        let (counts, wild_cards) = self.split(hand)?;
+        let search = self.search(counts, &wild_cards);
         let best = search.best.unwrap_or(Best {
             deadwood: 0,
             melded: 0,
             shapes: Vec::new(),
             dead: Vec::new(),
+            absorbed: 0,
             wild_melded: 0,
         });
         Ok(self.build(&best, wild_cards))
+    }
+
+    /// Only the optimum's deadwood and number of melded cards, without
+    /// building the melds (what a bot's evaluation needs).
+    pub fn deadwood(&self, hand: &[CardKind]) -> Result<(u32, usize), SolveError> {
+        let (counts, wild_cards) = self.split(hand)?;
+        let search = self.search(counts, &wild_cards);
+        Ok(search.best.map_or((0, 0), |b| (b.deadwood, b.melded)))
+    }
+
+    /// Count the natural cards per face and collect the wild cards (with
+    /// their penalty, cheapest first); reject cards the deck does not have,
+    /// or has fewer copies of.
+    #[allow(clippy::type_complexity)]
+    fn split(&self, hand: &[CardKind]) -> Result<([u8; FACES], Vec<(u32, CardKind)>), SolveError> {
+        let t = &self.tables;
+        let mut counts = [0u8; FACES];
+        let mut per_face = [0u8; FACES];
+        let mut jokers = 0usize;
+        let mut wild_cards: Vec<(u32, CardKind)> = Vec::new();
+        for &c in hand {
+            match c {
+                CardKind::Natural(f) => {
+                    let i = f.index();
+                    if !t.in_deck[i] || per_face[i] >= 2 {
+                        // The checker words the error.
+                        self.checker.check_cards(hand)?;
+                    }
+                    per_face[i] += 1;
+                    if Some(f.rank.index()) == t.wild_rank {
+                        wild_cards.push((t.wild_penalty, c));
+                    } else {
+                        counts[i] += 1;
+                    }
+                }
+                CardKind::Joker => {
+                    jokers += 1;
+                    if jokers > usize::from(self.rules.deck.jokers) {
+                        self.checker.check_cards(hand)?;
+                    }
+                    wild_cards.push((t.joker_penalty, c));
+                }
+            }
+        }
+        wild_cards.sort_unstable();
+        Ok((counts, wild_cards))
+    }
+
+    /// Remove certain deadwood, then search.
+    fn search(&self, mut counts: [u8; FACES], wild_cards: &[(u32, CardKind)]) -> Search<'_> {
+        let t = &self.tables;
+        let tokens = wild_cards.len();
+        let mut dead = Vec::new();
+        let mut deadwood = 0;
+        loop {
+            let mut changed = false;
+            for f in 0..FACES {
+                while counts[f] > 0 && !t.meldable(f, &counts, tokens) {
+                    counts[f] -= 1;
+                    dead.push(f);
+                    deadwood += t.penalty[f];
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let remaining = counts.iter().map(|&c| usize::from(c)).sum();
+        let mut search = Search {
+            t,
+            counts,
+            tokens,
+            token_penalties: wild_cards.iter().map(|(p, _)| *p).collect(),
+            deadwood,
+            melded: 0,
+            remaining,
+            shapes: Vec::with_capacity(8),
+            dead,
+            best: None,
+        };
+        search.dfs(0);
+        search
     }
 
     /// Turn the compact best into melds of cards with declarations. Wild
@@ -495,7 +704,18 @@ impl<'r> PartitionSolver<'r> {
         // Pop from the end: most expensive first.
         let mut next_wild = || wilds.pop().map(|(_, c)| c);
         let mut melds = Vec::with_capacity(best.shapes.len() + 1);
-        for shape in &best.shapes {
+        // Spare tokens join the melds with room, in order.
+        let mut spare = best.absorbed;
+        let shapes: Vec<Shape> = best
+            .shapes
+            .iter()
+            .map(|shape| {
+                let take = t.spare_room(shape).min(spare);
+                spare -= take;
+                grow(t, *shape, take)
+            })
+            .collect();
+        for shape in &shapes {
             let mut meld = Vec::new();
             match *shape {
                 Shape::Set {
@@ -592,6 +812,50 @@ impl<'r> PartitionSolver<'r> {
             rest = tail;
         }
         out
+    }
+}
+
+/// A meld shape with `extra` more wild tokens: a set takes them as further
+/// cards, a run grows to the right where the line has room, else to the left.
+fn grow(t: &Tables, shape: Shape, extra: usize) -> Shape {
+    match shape {
+        Shape::Set {
+            rank,
+            per_suit,
+            tokens,
+        } => Shape::Set {
+            rank,
+            per_suit,
+            tokens: tokens + extra as u8,
+        },
+        Shape::Run {
+            suit,
+            lo,
+            len,
+            wild,
+        } => {
+            let n = t.line[usize::from(suit)].len();
+            let (lo, len) = (usize::from(lo), usize::from(len));
+            let right = if t.cyclic {
+                extra
+            } else {
+                extra.min(n - (lo + len))
+            };
+            let left = extra - right;
+            let mut w = u32::from(wild) << left;
+            for i in 0..left {
+                w |= 1 << i;
+            }
+            for i in 0..right {
+                w |= 1 << (left + len + i);
+            }
+            Shape::Run {
+                suit,
+                lo: ((lo + n - left) % n) as u8,
+                len: (len + extra) as u8,
+                wild: w as u16,
+            }
+        }
     }
 }
 
