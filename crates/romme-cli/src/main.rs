@@ -6,6 +6,7 @@ mod meld_cmd;
 mod rules_arg;
 mod rules_cmd;
 mod score_cmd;
+mod solve_cmd;
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -36,6 +37,19 @@ enum Command {
     /// Penalty points of a hand; scoring a whole match sheet.
     #[command(subcommand)]
     Score(score_cmd::ScoreCommand),
+    /// Solve hands for scripts: JSON lines on stdin, one JSON line out each.
+    ///
+    /// Input:  {"hand": ["7h","7s","7c","8d","*"], "round": 5, "rules": "koenigs"}
+    ///         ("round" only for Five Crowns; "rules" overrides --rules per line)
+    /// Output: {"deadwood": 8, "melded": 4, "melds": [["7c","*=7d","7h","7s"]], "unmatched": ["8d"]}
+    /// A bad line gets {"error": "line 17: unknown card 'Zz' ..."} and
+    /// processing continues; the exit status is 0 unless stdin cannot be read.
+    #[command(verbatim_doc_comment)]
+    Solve {
+        /// Default ruleset for lines without "rules" (a preset or a TOML file; default klassisch).
+        #[arg(long, short)]
+        rules: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -45,6 +59,7 @@ fn main() -> ExitCode {
         Command::Rules(cmd) => rules_cmd::run(cmd, &mut out),
         Command::Meld(cmd) => meld_cmd::run(cmd, &mut out),
         Command::Score(cmd) => score_cmd::run(cmd, &mut out),
+        Command::Solve { rules } => solve_cmd::run(rules),
     };
     // A closed pipe (e.g. `| head`) is not an error worth a message.
     let mut stdout = std::io::stdout().lock();

@@ -291,3 +291,71 @@ fn score_sheet_club_series_with_tie_break_and_money() {
         stderr(&o)
     );
 }
+
+fn romme_stdin(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_romme"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawns");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("writes");
+    child.wait_with_output().expect("runs")
+}
+
+#[test]
+fn solve_answers_one_json_line_per_input_and_survives_bad_lines() {
+    let input = [
+        r#"{"hand": ["7h","7s","7c","8d","*"]}"#,
+        r#"{"hand": ["Zz"]}"#,
+        r#"not json"#,
+        r#"{"hand": ["7d","9h","10h","Kx"], "round": 5, "rules": "koenigs"}"#,
+        r#"{"hand": ["Kh","Ah","2h"]}"#,
+        r#"{"hand": ["7d","9h"], "rules": "koenigs"}"#,
+    ]
+    .join("\n");
+    let o = romme_stdin(&["solve", "--rules", "club"], &input);
+    assert_eq!(o.status.code(), Some(0));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    assert_eq!(lines.len(), 6);
+    assert_eq!(lines[0]["deadwood"], 8);
+    assert_eq!(lines[0]["unmatched"], serde_json::json!(["8d"]));
+    assert!(
+        lines[1]["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("line 2: unknown card 'Zz'"))
+    );
+    assert!(
+        lines[2]["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("line 3:"))
+    );
+    assert_eq!(lines[3]["deadwood"], 13, "Five Crowns round 5: Kx left");
+    assert_eq!(lines[4]["deadwood"], 0, "--rules club allows K-A-2");
+    assert!(
+        lines[5]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("round")),
+        "{}",
+        lines[5]
+    );
+    // Every reported meld validates under the ruleset.
+    let melds = lines[3]["melds"].as_array().expect("melds");
+    assert_eq!(melds[0], serde_json::json!(["9h", "10h", "7d=Jh"]));
+}
+
+#[test]
+fn solve_with_a_bad_default_ruleset_fails_at_once() {
+    let o = romme_stdin(&["solve", "--rules", "nope"], "{\"hand\": []}\n");
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -1,0 +1,128 @@
+//! `romme solve`: JSON lines in, one JSON line out per input line. Answers
+//! the best partition of a hand; a bad line gets `{"error": "line N: …"}`
+//! and processing continues.
+
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use romme_core::{CardKind, MeldCard, Ruleset};
+use romme_solver::PartitionSolver;
+use serde::{Deserialize, Serialize};
+
+use crate::rules_arg::resolve_rules;
+
+/// One input line.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Request {
+    hand: Vec<CardKind>,
+    #[serde(default)]
+    round: Option<u8>,
+    #[serde(default)]
+    rules: Option<String>,
+    #[serde(default)]
+    mode: Option<String>,
+    #[serde(default)]
+    table: Option<Vec<Vec<MeldCard>>>,
+}
+
+#[derive(Debug, Serialize)]
+struct PartitionAnswer {
+    deadwood: u32,
+    melded: usize,
+    melds: Vec<Vec<MeldCard>>,
+    unmatched: Vec<CardKind>,
+}
+
+#[derive(Debug, Serialize)]
+struct ErrorAnswer {
+    error: String,
+}
+
+/// Rulesets by name or file, loaded once.
+struct RulesCache {
+    default: Option<String>,
+    loaded: HashMap<String, Result<Ruleset, String>>,
+}
+
+impl RulesCache {
+    fn get(&mut self, name: Option<&str>) -> Result<&Ruleset, String> {
+        let name = name
+            .map(str::to_string)
+            .or_else(|| self.default.clone())
+            .unwrap_or_else(|| "klassisch".to_string());
+        self.loaded
+            .entry(name.clone())
+            .or_insert_with(|| {
+                resolve_rules(&name)
+                    .map(|r| r.ruleset)
+                    .map_err(|e| format!("{e:#}"))
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+fn answer(cache: &mut RulesCache, line: &str) -> Result<String, String> {
+    let req: Request = serde_json::from_str(line).map_err(|e| e.to_string())?;
+    let rules = cache.get(req.rules.as_deref())?;
+    match req.mode.as_deref().unwrap_or("partition") {
+        "partition" => {
+            if req.table.is_some() {
+                return Err("\"table\" is only used with \"mode\": \"rearrange\"".into());
+            }
+            let solver = PartitionSolver::new(rules, req.round).map_err(|e| e.to_string())?;
+            let p = solver.solve(&req.hand).map_err(|e| e.to_string())?;
+            let a = PartitionAnswer {
+                deadwood: p.deadwood,
+                melded: p.melded(),
+                melds: p.melds,
+                unmatched: p.unmatched,
+            };
+            serde_json::to_string(&a).map_err(|e| e.to_string())
+        }
+        "rearrange" => Err("mode \"rearrange\" is not available in this version of romme".into()),
+        other => Err(format!(
+            "unknown mode '{other}' (use \"partition\" or \"rearrange\")"
+        )),
+    }
+}
+
+/// Read JSON lines from stdin until it ends; exit 0 unless stdin fails.
+pub fn run(rules: Option<String>) -> Result<ExitCode> {
+    let mut cache = RulesCache {
+        default: rules,
+        loaded: HashMap::new(),
+    };
+    // Fail early on a bad --rules.
+    if cache.default.is_some() {
+        if let Err(e) = cache.get(None) {
+            anyhow::bail!("{e}");
+        }
+    }
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for (i, line) in stdin.lock().lines().enumerate() {
+        let line = line.context("cannot read stdin")?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let text = match answer(&mut cache, &line) {
+            Ok(json) => json,
+            Err(e) => serde_json::to_string(&ErrorAnswer {
+                error: format!("line {}: {e}", i + 1),
+            })?,
+        };
+        let written = writeln!(out, "{text}").and_then(|()| out.flush());
+        if let Err(e) = written {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                return Ok(ExitCode::SUCCESS);
+            }
+            return Err(e).context("cannot write stdout");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

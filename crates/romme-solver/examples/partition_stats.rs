@@ -1,0 +1,87 @@
+//! Per-hand timing of the best-partition solver: median, p99 and the worst
+//! case over many random hands, for BENCHMARKS.md.
+//!
+//! `cargo run --release -p romme-solver --example partition_stats -- [HANDS] [PRESET]`
+
+use std::time::Instant;
+
+use romme_core::notation::format_cards;
+use romme_core::ruleset::presets;
+use romme_core::{CardKind, Deck};
+use romme_solver::PartitionSolver;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let hands: u64 = args
+        .next()
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(1_000_000);
+    let preset = args.next().unwrap_or_else(|| "klassisch".to_string());
+    let Some(Ok(rules)) = presets::load(&preset) else {
+        eprintln!("unknown preset {preset}");
+        std::process::exit(2);
+    };
+    let Ok(solver) = PartitionSolver::new(&rules, None) else {
+        eprintln!("{preset} needs a round (Five Crowns); use a French preset");
+        std::process::exit(2);
+    };
+    println!(
+        "preset {preset}, deck {} cards ({} jokers), {hands} hands per row, one core",
+        rules.deck.len(),
+        rules.deck.jokers
+    );
+    println!(
+        "{:<22} {:>9} {:>9} {:>9} {:>10}  worst hand",
+        "hands", "mean", "median", "p99", "worst"
+    );
+    for (label, size, naturals) in [
+        ("13 cards", 13, false),
+        ("14 cards", 14, false),
+        ("10 natural cards", 10, true),
+        ("11 natural cards", 11, true),
+    ] {
+        row(&solver, &rules.deck, label, size, naturals, hands);
+    }
+}
+
+fn row(
+    solver: &PartitionSolver,
+    deck: &Deck,
+    label: &str,
+    size: usize,
+    naturals: bool,
+    hands: u64,
+) {
+    let mut times: Vec<u64> = Vec::with_capacity(hands as usize);
+    let mut worst = (0u64, Vec::new());
+    let mut checksum = 0u64;
+    for seed in 0..hands {
+        let hand: Vec<CardKind> = deck
+            .shuffled(seed)
+            .into_iter()
+            .map(|c| c.kind())
+            .filter(|k| !naturals || !k.is_joker())
+            .take(size)
+            .collect();
+        let start = Instant::now();
+        let p = solver.solve(&hand);
+        let ns = start.elapsed().as_nanos() as u64;
+        checksum += p.map(|p| u64::from(p.deadwood)).unwrap_or(0);
+        if ns > worst.0 {
+            worst = (ns, hand);
+        }
+        times.push(ns);
+    }
+    times.sort_unstable();
+    let pct = |q: f64| times[((times.len() as f64 - 1.0) * q) as usize];
+    let mean = times.iter().sum::<u64>() as f64 / times.len() as f64;
+    let us = |ns: f64| format!("{:.2} µs", ns / 1000.0);
+    println!(
+        "{label:<22} {:>9} {:>9} {:>9} {:>10}  {}  (checksum {checksum})",
+        us(mean),
+        us(pct(0.5) as f64),
+        us(pct(0.99) as f64),
+        us(worst.0 as f64),
+        format_cards(&worst.1)
+    );
+}
