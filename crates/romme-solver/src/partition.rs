@@ -303,6 +303,8 @@ struct Search<'t> {
     shapes: Vec<Shape>,
     dead: Vec<usize>,
     best: Option<Best>,
+    /// Search nodes visited (a machine-independent measure of effort).
+    nodes: u64,
 }
 
 impl Search<'_> {
@@ -318,6 +320,7 @@ impl Search<'_> {
     }
 
     fn dfs(&mut self, from: usize) {
+        self.nodes += 1;
         if !self.bound_ok() {
             return;
         }
@@ -622,6 +625,14 @@ impl<'r> PartitionSolver<'r> {
         Ok(search.best.map_or((0, 0), |b| (b.deadwood, b.melded)))
     }
 
+    /// Search nodes the solver visits for `hand`: a machine-independent
+    /// measure of how hard the hand is (benchmarks use it to find the worst
+    /// case without timing noise).
+    pub fn effort(&self, hand: &[CardKind]) -> Result<u64, SolveError> {
+        let (counts, wild_cards) = self.split(hand)?;
+        Ok(self.search(counts, &wild_cards).nodes)
+    }
+
     /// Count the natural cards per face and collect the wild cards (with
     /// their penalty, cheapest first); reject cards the deck does not have,
     /// or has fewer copies of.
@@ -692,6 +703,7 @@ impl<'r> PartitionSolver<'r> {
             shapes: Vec::with_capacity(8),
             dead,
             best: None,
+            nodes: 0,
         };
         search.dfs(0);
         search
