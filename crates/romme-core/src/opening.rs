@@ -5,8 +5,8 @@
 //! Readings:
 //! * Lay-offs count at the value the card takes in the meld it joins
 //!   (`003` Räuber: "angelegt werden, um auf 40 Punkte zu kommen").
-//! * With `count = "each-meld"` lay-offs and table value are added to the
-//!   sum only, never to a single meld.
+//! * With `count = "single-meld"` one meld alone must reach the threshold;
+//!   lay-offs and table value never count toward a single meld.
 //! * A Hand-Rommé (every card out in one turn, no earlier meld) waives the
 //!   threshold when `hand_romme.threshold_waived`; with
 //!   `threshold_with_lay_offs` the waiver is lost as soon as the Hand-Rommé
@@ -45,15 +45,13 @@ pub enum OpeningError {
         /// Points counted.
         have: u32,
     },
-    /// One meld is below the threshold (`count = "each-meld"`).
-    #[error("every meld of the opening needs {needed} points, {meld} has {have}")]
-    MeldTooLow {
+    /// No single meld reaches the threshold (`count = "single-meld"`).
+    #[error("the opening needs one meld of {needed} points, the best has {have}")]
+    NoMeldHighEnough {
         /// Threshold.
         needed: u32,
-        /// Points of that meld.
+        /// Points of the best meld.
         have: u32,
-        /// The meld in notation.
-        meld: String,
     },
     /// A wild card in an opening that must be natural.
     #[error("the opening must be made of natural cards only, {meld} has a wild card")]
@@ -116,14 +114,14 @@ pub fn check(rules: &Ruleset, a: &OpeningAttempt) -> Result<u32, OpeningError> {
     let needed = u32::from(o.threshold);
     match o.count {
         OpeningCount::Sum if have < needed => Err(OpeningError::TooFewPoints { needed, have }),
-        OpeningCount::EachMeld => match a.melds.iter().zip(&points).find(|(_, p)| **p < needed) {
-            Some((d, p)) => Err(OpeningError::MeldTooLow {
-                needed,
-                have: *p,
-                meld: text(d),
-            }),
-            None => Ok(have),
-        },
+        OpeningCount::SingleMeld => {
+            let top = points.iter().copied().max().unwrap_or(0);
+            if top < needed {
+                Err(OpeningError::NoMeldHighEnough { needed, have: top })
+            } else {
+                Ok(have)
+            }
+        }
         OpeningCount::Sum => Ok(have),
     }
 }
@@ -170,16 +168,25 @@ mod tests {
     }
 
     #[test]
-    fn sum_versus_each_meld() {
+    fn sum_versus_single_meld() {
         let mut k = rules("klassisch");
-        k.opening.threshold = 30;
+        k.opening.threshold = 35;
         let m = [meld(&k, "Kh Ks Kc"), meld(&k, "2c 3c 4c")];
-        assert_eq!(check(&k, &attempt(&m)), Ok(39));
-        k.opening.count = OpeningCount::EachMeld;
-        let err = check(&k, &attempt(&m)).expect_err("2-3-4 alone is 9");
-        assert!(
-            matches!(err, OpeningError::MeldTooLow { have: 9, .. }),
-            "{err}"
+        assert_eq!(check(&k, &attempt(&m)), Ok(39), "30 + 9 together");
+        k.opening.count = OpeningCount::SingleMeld;
+        let err = check(&k, &attempt(&m)).expect_err("no meld reaches 35 alone");
+        assert_eq!(
+            err,
+            OpeningError::NoMeldHighEnough {
+                needed: 35,
+                have: 30
+            }
+        );
+        let big = [meld(&k, "10h Jh Qh Kh"), meld(&k, "2c 3c 4c")];
+        assert_eq!(
+            check(&k, &attempt(&big)),
+            Ok(49),
+            "one meld of 40, plus a small one"
         );
     }
 

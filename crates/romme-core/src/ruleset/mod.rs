@@ -391,8 +391,9 @@ pub struct Penalty {
 pub enum OpeningCount {
     /// The melds of the opening together (all texts).
     Sum,
-    /// Every single meld of the opening must reach the threshold (§10).
-    EachMeld,
+    /// One meld alone must reach the threshold (§10 "per single meld"); other
+    /// melds of the same turn come after the opening and need no minimum.
+    SingleMeld,
 }
 
 /// What a joker counts toward the opening threshold.
