@@ -42,6 +42,12 @@ enum Command {
     /// Input:  {"hand": ["7h","7s","7c","8d","*"], "round": 5, "rules": "koenigs"}
     ///         ("round" only for Five Crowns; "rules" overrides --rules per line)
     /// Output: {"deadwood": 8, "melded": 4, "melds": [["7c","*=7d","7h","7s"]], "unmatched": ["8d"]}
+    ///
+    /// Other modes ("mode": ...), with "table": [["5h","6h","7h"], ...]:
+    ///   "opening"   the best first meld: {"opening": true, "points": 40, "melds", "lay_offs", "left", "deadwood"}
+    ///   "go-out"    can the hand go out now ("opened": false for a Hand-Rommé):
+    ///               {"go_out": true, "hand_romme", "melds", "lay_offs", "discard", "rest"}
+    ///   "lay-offs"  every lay-off on every table meld, joker exchanges included
     /// A bad line gets {"error": "line 17: unknown card 'Zz' ..."} and
     /// processing continues; the exit status is 0 unless stdin cannot be read.
     #[command(verbatim_doc_comment)]

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use romme_core::{CardKind, MeldCard, Ruleset};
-use romme_solver::PartitionSolver;
+use romme_solver::{LayOff, PartitionSolver, best_opening, go_out, lay_offs};
 use serde::{Deserialize, Serialize};
 
 use crate::rules_arg::resolve_rules;
@@ -26,6 +26,34 @@ struct Request {
     mode: Option<String>,
     #[serde(default)]
     table: Option<Vec<Vec<MeldCard>>>,
+    #[serde(default)]
+    opened: Option<bool>,
+}
+
+#[derive(Debug, Serialize)]
+struct OpeningAnswer {
+    opening: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    points: Option<u32>,
+    melds: Vec<Vec<MeldCard>>,
+    lay_offs: Vec<LayOff>,
+    left: Vec<CardKind>,
+    deadwood: Option<u32>,
+}
+
+#[derive(Debug, Serialize)]
+struct GoOutAnswer {
+    go_out: bool,
+    hand_romme: bool,
+    melds: Vec<Vec<MeldCard>>,
+    lay_offs: Vec<LayOff>,
+    discard: Option<CardKind>,
+    rest: Vec<CardKind>,
+}
+
+#[derive(Debug, Serialize)]
+struct LayOffsAnswer {
+    lay_offs: Vec<LayOff>,
 }
 
 #[derive(Debug, Serialize)]
@@ -71,7 +99,10 @@ fn answer(cache: &mut RulesCache, line: &str) -> Result<String, String> {
     match req.mode.as_deref().unwrap_or("partition") {
         "partition" => {
             if req.table.is_some() {
-                return Err("\"table\" is only used with \"mode\": \"rearrange\"".into());
+                return Err(
+                    "\"table\" is not used by mode \"partition\" (use opening, go-out or lay-offs)"
+                        .into(),
+                );
             }
             let solver = PartitionSolver::new(rules, req.round).map_err(|e| e.to_string())?;
             let p = solver.solve(&req.hand).map_err(|e| e.to_string())?;
@@ -83,9 +114,63 @@ fn answer(cache: &mut RulesCache, line: &str) -> Result<String, String> {
             };
             serde_json::to_string(&a).map_err(|e| e.to_string())
         }
+        "opening" => {
+            let table = req.table.unwrap_or_default();
+            let plan =
+                best_opening(rules, req.round, &table, &req.hand).map_err(|e| e.to_string())?;
+            let a = match plan {
+                Some(p) => OpeningAnswer {
+                    opening: true,
+                    points: Some(p.points),
+                    melds: p.melds,
+                    lay_offs: p.lay_offs,
+                    left: p.left,
+                    deadwood: Some(p.deadwood),
+                },
+                None => OpeningAnswer {
+                    opening: false,
+                    points: None,
+                    melds: Vec::new(),
+                    lay_offs: Vec::new(),
+                    left: req.hand.clone(),
+                    deadwood: None,
+                },
+            };
+            serde_json::to_string(&a).map_err(|e| e.to_string())
+        }
+        "go-out" => {
+            let table = req.table.unwrap_or_default();
+            let opened = req.opened.unwrap_or(true);
+            let way =
+                go_out(rules, req.round, &table, &req.hand, opened).map_err(|e| e.to_string())?;
+            let a = match way {
+                Some(w) => GoOutAnswer {
+                    go_out: true,
+                    hand_romme: w.hand_romme,
+                    melds: w.melds,
+                    lay_offs: w.lay_offs,
+                    discard: w.discard,
+                    rest: w.rest,
+                },
+                None => GoOutAnswer {
+                    go_out: false,
+                    hand_romme: false,
+                    melds: Vec::new(),
+                    lay_offs: Vec::new(),
+                    discard: None,
+                    rest: Vec::new(),
+                },
+            };
+            serde_json::to_string(&a).map_err(|e| e.to_string())
+        }
+        "lay-offs" => {
+            let table = req.table.unwrap_or_default();
+            let offs = lay_offs(rules, req.round, &table, &req.hand).map_err(|e| e.to_string())?;
+            serde_json::to_string(&LayOffsAnswer { lay_offs: offs }).map_err(|e| e.to_string())
+        }
         "rearrange" => Err("mode \"rearrange\" is not available in this version of romme".into()),
         other => Err(format!(
-            "unknown mode '{other}' (use \"partition\" or \"rearrange\")"
+            "unknown mode '{other}' (modes: partition, opening, go-out, lay-offs, rearrange)"
         )),
     }
 }

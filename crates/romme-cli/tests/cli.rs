@@ -359,3 +359,43 @@ fn solve_with_a_bad_default_ruleset_fails_at_once() {
     let o = romme_stdin(&["solve", "--rules", "nope"], "{\"hand\": []}\n");
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn solve_opening_go_out_and_lay_off_modes() {
+    let input = [
+        r#"{"hand": ["Kh","Ks","Kc","10h","Jh","Qh","9d"], "mode": "opening"}"#,
+        r#"{"hand": ["Kh","Ks","Kc","2c","3c","4c","9d"], "mode": "opening"}"#,
+        r#"{"hand": ["8h","9h","Kd"], "table": [["5h","6h","7h"]], "mode": "go-out"}"#,
+        r#"{"hand": ["2c","3c","4c","5d","5h","5s","9h"], "mode": "go-out", "opened": false}"#,
+        r#"{"hand": ["6h","8h"], "table": [["5h","*=6h","7h"]], "mode": "lay-offs"}"#,
+        r#"{"hand": ["6h"], "mode": "sideways"}"#,
+    ]
+    .join("\n");
+    let o = romme_stdin(&["solve"], &input);
+    assert_eq!(o.status.code(), Some(0));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    assert_eq!(lines[0]["opening"], true);
+    assert_eq!(lines[0]["points"], 60);
+    assert_eq!(lines[0]["left"], serde_json::json!(["9d"]));
+    assert_eq!(lines[1]["opening"], false, "39 < 40");
+    assert_eq!(lines[2]["go_out"], true);
+    assert_eq!(lines[2]["discard"], "Kd");
+    assert_eq!(lines[3]["hand_romme"], true);
+    let offs = lines[4]["lay_offs"].as_array().expect("array");
+    assert!(
+        offs.iter().any(|l| l["freed"] == serde_json::json!(["*"])),
+        "exchange listed"
+    );
+    assert!(
+        offs.iter()
+            .any(|l| l["result"] == serde_json::json!(["5h", "*=6h", "7h", "8h"]))
+    );
+    assert!(
+        lines[5]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("unknown mode 'sideways'"))
+    );
+}

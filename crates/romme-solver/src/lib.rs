@@ -1,10 +1,17 @@
 //! # romme-solver
 //!
 //! Exact answers to the questions every bot decision, UI hint and "can I go
-//! out?" check asks of a hand, under any romme ruleset. This version answers
-//! the first: the best partition of a hand into melds and deadwood
-//! ([`partition`]).
+//! out?" check asks of a hand, under any romme ruleset:
+//!
+//! * [`partition`]: the best partition of a hand into melds and deadwood;
+//! * [`layoff`]: which hand cards can be laid off on which table meld,
+//!   joker exchanges included;
+//! * [`turn`]: the best opening, going out this turn, Hand-Rommé.
 
+pub mod layoff;
 pub mod partition;
+pub mod turn;
 
-pub use partition::{Partition, PartitionSolver, best_partition};
+pub use layoff::{LayOff, lay_offs};
+pub use partition::{Goal, Partition, PartitionSolver, best_partition};
+pub use turn::{GoOut, OpeningPlan, best_opening, go_out, hand_romme};

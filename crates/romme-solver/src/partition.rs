@@ -41,6 +41,25 @@ impl Partition {
     }
 }
 
+/// A constraint for the opening turn: the melds (plus `extra` points from
+/// lay-offs or the table) must reach `threshold` — together, or one meld
+/// alone — and a card must stay in the hand for the discard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Goal {
+    /// Points needed.
+    pub threshold: u32,
+    /// One meld alone must reach the threshold.
+    pub single_meld: bool,
+    /// Points that count besides the new melds (lay-offs, table value).
+    pub extra: u32,
+    /// Wild cards count nothing.
+    pub joker_zero: bool,
+    /// Only melds without wild cards count.
+    pub naturals_only: bool,
+    /// At least one card must stay unmatched (for the final discard).
+    pub keep_one: bool,
+}
+
 /// One meld of the search, in a compact form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Shape {
@@ -67,6 +86,11 @@ struct Tables {
     penalty: [u32; FACES],
     joker_penalty: u32,
     wild_penalty: u32,
+    /// Meld value (§3) of each face with the ace high; `ace_low` before a 2.
+    value: [u32; FACES],
+    ace_low: u32,
+    /// Best total meld value of n wild tokens melded among themselves.
+    all_wild_value: Vec<u32>,
     wild_rank: Option<usize>,
     suits: Vec<usize>,
     /// Per suit: face index at each line position.
@@ -137,11 +161,71 @@ impl Tables {
             (SetSuits::Any, Limit::At(n)) => usize::from(n),
         };
         let w = &rules.melds.wilds;
+        let mut value = [0u32; FACES];
+        for (f, v) in value.iter_mut().enumerate() {
+            if let Some(face) = Face::from_index(f) {
+                *v = rules.values.value(face, false);
+            }
+        }
+        let ace_low = u32::from(rules.values.ace_low);
+        // Best value of one all-wild meld of each size, then of any split.
+        let single = |size: usize| -> u32 {
+            let mut best = 0;
+            for &r in ranks {
+                let setlen = match (sets_suits_distinct(rules), rules.melds.sets.max_len) {
+                    (true, _) => kind.suits().len(),
+                    (false, Limit::At(n)) => usize::from(n),
+                    (false, Limit::None) => usize::MAX,
+                };
+                if size <= setlen {
+                    best = best
+                        .max(size as u32 * rules.values.value(Face::new(r, Suit::Clubs), false));
+                }
+            }
+            let suit = Suit::from_index(suits[0]).unwrap_or(Suit::Clubs);
+            let l = &line[suits[0]];
+            let n = l.len();
+            if size <= ranks.len().min(n) {
+                let starts = if runs.wrap_around { n } else { n + 1 - size };
+                for start in 0..starts {
+                    let faces: Vec<Face> = (0..size)
+                        .filter_map(|i| Face::from_index(l[(start + i) % n]))
+                        .map(|f| Face::new(f.rank, suit))
+                        .collect();
+                    let v: u32 = faces
+                        .iter()
+                        .enumerate()
+                        .map(|(i, f)| {
+                            let low = f.rank == Rank::Ace
+                                && i == 0
+                                && faces.get(1).is_some_and(|g| g.rank == Rank::Two);
+                            rules.values.value(*f, low)
+                        })
+                        .sum();
+                    best = best.max(v);
+                }
+            }
+            best
+        };
+        let min_len = usize::from(rules.melds.min_len);
+        let mut all_wild_value = vec![0u32; 24];
+        let singles: Vec<u32> = (0..24)
+            .map(|k| if k >= min_len { single(k) } else { 0 })
+            .collect();
+        for v in 1..24 {
+            all_wild_value[v] = (min_len..=v)
+                .map(|k| singles[k] + all_wild_value[v - k])
+                .max()
+                .unwrap_or(0);
+        }
         Tables {
             in_deck,
             penalty,
             joker_penalty: u32::from(rules.penalty.joker),
             wild_penalty: u32::from(rules.penalty.round_wild),
+            value,
+            ace_low,
+            all_wild_value,
             wild_rank: wild_rank.map(|r| r.index()),
             suits,
             line,
@@ -160,6 +244,41 @@ impl Tables {
                 && w.max_per_meld == Limit::None
                 && w.adjacent
                 && w.at_run_ends,
+        }
+    }
+
+    /// Meld value (§3) of a shape; wild tokens count nothing with `joker_zero`.
+    fn shape_value(&self, shape: &Shape, joker_zero: bool) -> u32 {
+        match *shape {
+            Shape::Set {
+                rank,
+                per_suit,
+                tokens,
+            } => {
+                let v = self.value[usize::from(rank)];
+                let n: u32 = per_suit.iter().map(|&c| u32::from(c)).sum();
+                let t = if joker_zero { 0 } else { u32::from(tokens) };
+                v * (n + t)
+            }
+            Shape::Run {
+                suit,
+                lo,
+                len,
+                wild,
+            } => {
+                let s = usize::from(suit);
+                let l = &self.line[s];
+                let face = |i: usize| l[(usize::from(lo) + i) % l.len()];
+                (0..usize::from(len))
+                    .filter(|&i| !(joker_zero && wild >> i & 1 == 1))
+                    .map(|i| {
+                        let f = face(i);
+                        let ace_low =
+                            f % 13 == 12 && i == 0 && usize::from(len) > 1 && face(1) % 13 == 0;
+                        if ace_low { self.ace_low } else { self.value[f] }
+                    })
+                    .sum()
+            }
         }
     }
 
@@ -277,6 +396,10 @@ impl Tables {
     }
 }
 
+fn sets_suits_distinct(rules: &Ruleset) -> bool {
+    rules.melds.sets.suits == SetSuits::Distinct
+}
+
 /// Best-so-far of a search.
 #[derive(Debug, Clone)]
 struct Best {
@@ -288,6 +411,8 @@ struct Best {
     absorbed: usize,
     /// Tokens melded among themselves.
     wild_melded: usize,
+    /// Opening points (goal mode).
+    points: u32,
 }
 
 /// The search state.
@@ -305,6 +430,12 @@ struct Search<'t> {
     best: Option<Best>,
     /// Search nodes visited (a machine-independent measure of effort).
     nodes: u64,
+    /// Spare tokens are absorbed at the leaf instead of branched on.
+    free: bool,
+    /// The opening constraint, if any.
+    goal: Option<Goal>,
+    /// Value and "has a wild card" of each shape on the stack (goal mode).
+    values: Vec<(u32, bool)>,
 }
 
 impl Search<'_> {
@@ -347,7 +478,7 @@ impl Search<'_> {
         let u = self.tokens;
         // Spare tokens: join melds with room (free mode), meld among
         // themselves, or stay unmatched (the cheapest ones).
-        let room = if self.t.free && u > 0 {
+        let room = if self.free && u > 0 {
             self.shapes
                 .iter()
                 .map(|s| self.t.spare_room(s))
@@ -364,6 +495,29 @@ impl Search<'_> {
         let extra: u32 = self.token_penalties[..u - a - v].iter().sum();
         let deadwood = self.deadwood + extra;
         let melded = self.melded + a + v;
+        let mut points = 0;
+        if let Some(g) = self.goal {
+            let counts = |has_wild: bool| !(g.naturals_only && has_wild);
+            let mut vals: Vec<u32> = self
+                .values
+                .iter()
+                .filter(|(_, w)| counts(*w))
+                .map(|(x, _)| *x)
+                .collect();
+            if v > 0 && !g.naturals_only && !g.joker_zero {
+                vals.push(self.t.all_wild_value.get(v).copied().unwrap_or(0));
+            }
+            points = g.extra + vals.iter().sum::<u32>();
+            let reached = if g.single_meld {
+                vals.iter().copied().max().unwrap_or(0) >= g.threshold
+            } else {
+                points >= g.threshold
+            };
+            let left = self.dead.len() + (u - a - v);
+            if !reached || (g.keep_one && left == 0) {
+                return;
+            }
+        }
         let better = match &self.best {
             None => true,
             Some(b) => deadwood < b.deadwood || (deadwood == b.deadwood && melded > b.melded),
@@ -376,11 +530,16 @@ impl Search<'_> {
                 dead: self.dead.clone(),
                 absorbed: a,
                 wild_melded: v,
+                points,
             });
         }
     }
 
     fn push(&mut self, shape: Shape, cards: usize, tokens: usize, from: usize) {
+        if let Some(g) = self.goal {
+            self.values
+                .push((self.t.shape_value(&shape, g.joker_zero), tokens > 0));
+        }
         self.shapes.push(shape);
         self.melded += cards;
         self.tokens -= tokens;
@@ -388,6 +547,9 @@ impl Search<'_> {
         self.tokens += tokens;
         self.melded -= cards;
         self.shapes.pop();
+        if self.goal.is_some() {
+            self.values.pop();
+        }
     }
 
     /// Sets of x's rank containing x (x already taken from the counts).
@@ -408,7 +570,7 @@ impl Search<'_> {
             let need = t.min_len.saturating_sub(n);
             let most = self.tokens.min(t.max_set.saturating_sub(n));
             // Free mode: spare tokens join at the end, only the needed ones here.
-            let most = if t.free { most.min(need) } else { most };
+            let most = if self.free { most.min(need) } else { most };
             for w in need..=most {
                 if !t.share_ok(n, w) {
                     continue;
@@ -474,7 +636,7 @@ impl Search<'_> {
     fn extend_left(&mut self, x: usize, suit: usize, lo: usize, len: usize, wild: u16) {
         // Stop extending left here and grow to the right; in free mode only
         // from a natural left end (a token there would be a spare one).
-        if !self.t.free || wild & 1 == 0 {
+        if !self.free || wild & 1 == 0 {
             self.extend_right(x, suit, lo, len, wild);
         }
         if len >= self.t.run_room(suit) {
@@ -502,7 +664,7 @@ impl Search<'_> {
     fn extend_right(&mut self, x: usize, suit: usize, lo: usize, len: usize, wild: u16) {
         let t = self.t;
         let tokens = wild.count_ones() as usize;
-        if t.free {
+        if self.free {
             // Emit only spans with natural ends; pad to min_len if needed.
             if wild >> (len - 1) & 1 == 0 {
                 self.emit_padded(x, suit, lo, len, wild);
@@ -613,8 +775,25 @@ impl<'r> PartitionSolver<'r> {
             dead: Vec::new(),
             absorbed: 0,
             wild_melded: 0,
+            points: 0,
         });
         Ok(self.build(&best, wild_cards))
+    }
+
+    /// The best partition whose melds satisfy `goal` (an opening): least
+    /// deadwood, then most cards melded; with the opening points counted.
+    /// `None` when no partition reaches the goal.
+    pub fn solve_goal(
+        &self,
+        hand: &[CardKind],
+        goal: Goal,
+    ) -> Result<Option<(Partition, u32)>, SolveError> {
+        let (counts, wild_cards) = self.split(hand)?;
+        let search = self.search_goal(counts, &wild_cards, Some(goal));
+        Ok(search.best.map(|b| {
+            let points = b.points;
+            (self.build(&b, wild_cards), points)
+        }))
     }
 
     /// Only the optimum's deadwood and number of melded cards, without
@@ -672,7 +851,16 @@ impl<'r> PartitionSolver<'r> {
     }
 
     /// Remove certain deadwood, then search.
-    fn search(&self, mut counts: [u8; FACES], wild_cards: &[(u32, CardKind)]) -> Search<'_> {
+    fn search(&self, counts: [u8; FACES], wild_cards: &[(u32, CardKind)]) -> Search<'_> {
+        self.search_goal(counts, wild_cards, None)
+    }
+
+    fn search_goal(
+        &self,
+        mut counts: [u8; FACES],
+        wild_cards: &[(u32, CardKind)],
+        goal: Option<Goal>,
+    ) -> Search<'_> {
         let t = &self.tables;
         let tokens = wild_cards.len();
         let mut dead = Vec::new();
@@ -704,6 +892,9 @@ impl<'r> PartitionSolver<'r> {
             dead,
             best: None,
             nodes: 0,
+            free: t.free && goal.is_none(),
+            goal,
+            values: Vec::new(),
         };
         search.dfs(0);
         search

@@ -1,0 +1,293 @@
+//! Turn questions: the best opening a hand can make, whether it can go out
+//! this turn (with lay-offs, a final discard, an allowed rest), and
+//! Hand-Rommé. Built on lay-off bundles ([`crate::layoff`]) and the
+//! partition search with an opening goal ([`crate::partition::Goal`]).
+//!
+//! Readings:
+//! * In the opening turn cards may be laid off once the threshold is
+//!   reached (`004` 6); they count toward it only with `opening.lay_offs_count`.
+//! * The best opening leaves the fewest penalty points in the hand, keeping
+//!   a card for the discard when there is a discard pile; ties: more cards
+//!   put down, then more opening points.
+//! * Going out: every card melded or laid off except the final discard
+//!   (`going_out.final_discard`), or a rest worth at most
+//!   `going_out.rest_allowed` (concealed play: less than
+//!   `concealed.lay_down_below`). A joker may not be the discard where the
+//!   ruleset forbids discarding jokers.
+
+use romme_core::card::CardKind;
+use romme_core::meld::MeldChecker;
+use romme_core::notation::MeldCard;
+use romme_core::ruleset::{
+    FinalDiscard, JokerOpeningValue, LayOff as LayOffRule, OpeningCount, Ruleset,
+};
+use serde::Serialize;
+
+use crate::layoff::{LayOff, lay_offs};
+use crate::partition::{Goal, PartitionSolver, SolveError};
+
+/// An opening: the melds to put down, the lay-offs, and what stays.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OpeningPlan {
+    /// New melds, declared.
+    pub melds: Vec<Vec<MeldCard>>,
+    /// Lay-offs on table melds (applied in order).
+    pub lay_offs: Vec<LayOff>,
+    /// Opening points counted toward the threshold.
+    pub points: u32,
+    /// Cards that stay in the hand.
+    pub left: Vec<CardKind>,
+    /// Their penalty points.
+    pub deadwood: u32,
+}
+
+/// A way to go out this turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GoOut {
+    /// New melds, declared.
+    pub melds: Vec<Vec<MeldCard>>,
+    /// Lay-offs on table melds (applied in order).
+    pub lay_offs: Vec<LayOff>,
+    /// The final discard, if any.
+    pub discard: Option<CardKind>,
+    /// Cards kept as an allowed rest ("Rommé bieten").
+    pub rest: Vec<CardKind>,
+    /// Penalty points of the rest.
+    pub rest_points: u32,
+    /// This is a Hand-Rommé (the player had not melded before).
+    pub hand_romme: bool,
+}
+
+/// Lay-offs chosen for the table, and the hand left after them.
+type Combo = (Vec<LayOff>, Vec<CardKind>);
+
+/// Ranking of openings: less deadwood, then more cards put down, then more points.
+type OpeningRank = (u32, std::cmp::Reverse<usize>, std::cmp::Reverse<u32>);
+
+/// Remove `cards` from `pool` (multiset); false if one is missing.
+fn take(pool: &mut Vec<CardKind>, cards: &[CardKind]) -> bool {
+    for c in cards {
+        match pool.iter().position(|p| p == c) {
+            Some(i) => {
+                pool.swap_remove(i);
+            }
+            None => return false,
+        }
+    }
+    true
+}
+
+/// Every choice of at most one lay-off per table meld that the hand can
+/// afford (lay-offs recomputed from what is left, so a freed joker can be
+/// laid off elsewhere), with the hand left afterwards.
+fn combos(
+    rules: &Ruleset,
+    round: Option<u8>,
+    table: &[Vec<MeldCard>],
+    hand: &[CardKind],
+    allow: bool,
+) -> Result<Vec<Combo>, SolveError> {
+    let mut out = vec![(Vec::new(), hand.to_vec())];
+    if !allow {
+        return Ok(out);
+    }
+    for i in 0..table.len() {
+        let mut next = Vec::new();
+        for (chosen, pool) in out {
+            let options: Vec<LayOff> = lay_offs(rules, round, &table[i..=i], &pool)?
+                .into_iter()
+                .filter(|l| !(rules.jokers.exchange_ends_plays && l.is_exchange()))
+                .map(|mut l| {
+                    l.meld = i;
+                    l
+                })
+                .collect();
+            for l in options {
+                let mut rest = pool.clone();
+                if take(&mut rest, &l.cards) {
+                    rest.extend(l.freed.iter().copied());
+                    let mut c = chosen.clone();
+                    c.push(l);
+                    next.push((c, rest));
+                }
+            }
+            next.push((chosen, pool));
+        }
+        out = next;
+        if out.len() > 4096 {
+            break; // keep the search bounded on absurd tables
+        }
+    }
+    Ok(out)
+}
+
+fn goal_for(rules: &Ruleset, extra: u32, keep_one: bool) -> Goal {
+    Goal {
+        threshold: u32::from(rules.opening.threshold),
+        single_meld: rules.opening.count == OpeningCount::SingleMeld,
+        extra,
+        joker_zero: rules.opening.joker_value == JokerOpeningValue::Zero,
+        naturals_only: rules.opening.naturals_only,
+        keep_one,
+    }
+}
+
+fn table_value(checker: &MeldChecker, table: &[Vec<MeldCard>]) -> Result<u32, SolveError> {
+    table
+        .iter()
+        .map(|m| checker.check(m).map(|d| d.value))
+        .sum()
+}
+
+/// The best opening `hand` can make with `table` on the table, or `None`
+/// when no opening reaches the threshold.
+pub fn best_opening(
+    rules: &Ruleset,
+    round: Option<u8>,
+    table: &[Vec<MeldCard>],
+    hand: &[CardKind],
+) -> Result<Option<OpeningPlan>, SolveError> {
+    let checker = MeldChecker::new(rules, round)?;
+    checker.check_cards(hand)?;
+    let solver = PartitionSolver::new(rules, round)?;
+    let table_points = if rules.opening.table_counts {
+        table_value(&checker, table)?
+    } else {
+        0
+    };
+    let allow = rules.turn.lay_off != LayOffRule::Never;
+    let mut best: Option<(OpeningPlan, OpeningRank)> = None;
+    for (chosen, pool) in combos(rules, round, table, hand, allow)? {
+        let laid: u32 = if rules.opening.lay_offs_count {
+            chosen.iter().map(|l| l.value).sum()
+        } else {
+            0
+        };
+        let goal = goal_for(rules, laid + table_points, rules.turn.discard_pile);
+        let Some((p, points)) = solver.solve_goal(&pool, goal)? else {
+            continue;
+        };
+        let placed = p.melded() + chosen.iter().map(|l| l.cards.len()).sum::<usize>();
+        let key = (
+            p.deadwood,
+            std::cmp::Reverse(placed),
+            std::cmp::Reverse(points),
+        );
+        if best.as_ref().is_none_or(|(_, k)| key < *k) {
+            let plan = OpeningPlan {
+                deadwood: p.deadwood,
+                left: p.unmatched,
+                melds: p.melds,
+                lay_offs: chosen,
+                points,
+            };
+            best = Some((plan, key));
+        }
+    }
+    Ok(best.map(|(p, _)| p))
+}
+
+/// Whether and how `hand` can go out this turn. `opened` says whether the
+/// player has melded before (otherwise going out is a Hand-Rommé, or an
+/// opening that goes out at once).
+pub fn go_out(
+    rules: &Ruleset,
+    round: Option<u8>,
+    table: &[Vec<MeldCard>],
+    hand: &[CardKind],
+    opened: bool,
+) -> Result<Option<GoOut>, SolveError> {
+    let checker = MeldChecker::new(rules, round)?;
+    checker.check_cards(hand)?;
+    let solver = PartitionSolver::new(rules, round)?;
+    let hr = &rules.hand_romme;
+    let hand_romme = !opened && hr.enabled;
+    let allow =
+        rules.turn.lay_off != LayOffRule::Never && (opened || !hr.enabled || hr.lay_offs_allowed);
+    let rest_limit = if rules.concealed.enabled {
+        u32::from(rules.concealed.lay_down_below).saturating_sub(1)
+    } else {
+        u32::from(rules.going_out.rest_allowed)
+    };
+    let table_points = if rules.opening.table_counts {
+        table_value(&checker, table)?
+    } else {
+        0
+    };
+    let mut best: Option<(GoOut, (u32, usize))> = None;
+    for (chosen, pool) in combos(rules, round, table, hand, allow)? {
+        let used_table = !chosen.is_empty();
+        let exchanged = chosen.iter().any(LayOff::is_exchange);
+        // Does the opening threshold apply to this way out?
+        let waived = hand_romme
+            && hr.threshold_waived
+            && !(hr.threshold_with_lay_offs && (used_table || exchanged));
+        let goal = (!opened && !waived).then(|| {
+            let laid: u32 = if rules.opening.lay_offs_count {
+                chosen.iter().map(|l| l.value).sum()
+            } else {
+                0
+            };
+            goal_for(rules, laid + table_points, false)
+        });
+        let discards: Vec<Option<CardKind>> = match rules.going_out.final_discard {
+            FinalDiscard::Never => vec![None],
+            FinalDiscard::Required => distinct(&pool).into_iter().map(Some).collect(),
+            FinalDiscard::Optional => std::iter::once(None)
+                .chain(distinct(&pool).into_iter().map(Some))
+                .collect(),
+        };
+        for d in discards {
+            if d.is_some_and(|c| c.is_joker() && !rules.jokers.discard_allowed) {
+                continue;
+            }
+            let mut rest = pool.clone();
+            if let Some(c) = d {
+                take(&mut rest, &[c]);
+            }
+            let found = match goal {
+                Some(g) => solver.solve_goal(&rest, g)?.map(|(p, _)| p),
+                None => Some(solver.solve(&rest)?),
+            };
+            let Some(p) = found else { continue };
+            if p.deadwood > rest_limit {
+                continue;
+            }
+            let key = (p.deadwood, p.unmatched.len());
+            if best.as_ref().is_none_or(|(_, k)| key < *k) {
+                let way = GoOut {
+                    melds: p.melds,
+                    lay_offs: chosen.clone(),
+                    discard: d,
+                    rest_points: p.deadwood,
+                    rest: p.unmatched,
+                    hand_romme,
+                };
+                best = Some((way, key));
+            }
+        }
+    }
+    Ok(best.map(|(g, _)| g))
+}
+
+/// Hand-Rommé: can the player, who has not melded yet, put every card down
+/// at once this turn? `None` if the ruleset has no Hand-Rommé or it is not
+/// possible.
+pub fn hand_romme(
+    rules: &Ruleset,
+    round: Option<u8>,
+    table: &[Vec<MeldCard>],
+    hand: &[CardKind],
+) -> Result<Option<GoOut>, SolveError> {
+    if !rules.hand_romme.enabled {
+        return Ok(None);
+    }
+    go_out(rules, round, table, hand, false)
+}
+
+fn distinct(cards: &[CardKind]) -> Vec<CardKind> {
+    let mut v = cards.to_vec();
+    v.sort();
+    v.dedup();
+    v
+}
