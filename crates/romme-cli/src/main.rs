@@ -48,6 +48,10 @@ enum Command {
     ///   "go-out"    can the hand go out now ("opened": false for a Hand-Rommé):
     ///               {"go_out": true, "hand_romme", "melds", "lay_offs", "discard", "rest"}
     ///   "lay-offs"  every lay-off on every table meld, joker exchanges included
+    ///   "rearrange" rebuild the table to place the most hand cards (rulesets with
+    ///               turn.rearrange = "free"): {"placed": N, "placed_value": V,
+    ///               "table": [[...]], "hand": [...], "changed", "freed", "optimal"};
+    ///               optional "nodes" (default 3000000) and "millis" (default 2000) limits
     /// A bad line gets {"error": "line 17: unknown card 'Zz' ..."} and
     /// processing continues; the exit status is 0 unless stdin cannot be read.
     #[command(verbatim_doc_comment)]

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use romme_core::{CardKind, MeldCard, Ruleset};
-use romme_solver::{LayOff, PartitionSolver, best_opening, go_out, lay_offs};
+use romme_solver::{LayOff, Limits, PartitionSolver, best_opening, go_out, lay_offs, rearrange};
 use serde::{Deserialize, Serialize};
 
 use crate::rules_arg::resolve_rules;
@@ -28,6 +28,12 @@ struct Request {
     table: Option<Vec<Vec<MeldCard>>>,
     #[serde(default)]
     opened: Option<bool>,
+    /// Rearrangement: search node limit (deterministic).
+    #[serde(default)]
+    nodes: Option<u64>,
+    /// Rearrangement: time limit in milliseconds.
+    #[serde(default)]
+    millis: Option<u64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -49,6 +55,17 @@ struct GoOutAnswer {
     lay_offs: Vec<LayOff>,
     discard: Option<CardKind>,
     rest: Vec<CardKind>,
+}
+
+#[derive(Debug, Serialize)]
+struct RearrangeAnswer {
+    placed: usize,
+    placed_value: u32,
+    table: Vec<Vec<MeldCard>>,
+    hand: Vec<CardKind>,
+    changed: usize,
+    freed: Vec<CardKind>,
+    optimal: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -168,7 +185,25 @@ fn answer(cache: &mut RulesCache, line: &str) -> Result<String, String> {
             let offs = lay_offs(rules, req.round, &table, &req.hand).map_err(|e| e.to_string())?;
             serde_json::to_string(&LayOffsAnswer { lay_offs: offs }).map_err(|e| e.to_string())
         }
-        "rearrange" => Err("mode \"rearrange\" is not available in this version of romme".into()),
+        "rearrange" => {
+            let table = req.table.unwrap_or_default();
+            let limits = Limits {
+                nodes: req.nodes.unwrap_or(Limits::default().nodes),
+                time: Some(std::time::Duration::from_millis(req.millis.unwrap_or(2000))),
+            };
+            let r = rearrange(rules, req.round, &table, &req.hand, limits)
+                .map_err(|e| e.to_string())?;
+            let a = RearrangeAnswer {
+                placed: r.placed.len(),
+                placed_value: r.placed_value,
+                table: r.table,
+                hand: r.hand,
+                changed: r.changed,
+                freed: r.freed,
+                optimal: r.optimal,
+            };
+            serde_json::to_string(&a).map_err(|e| e.to_string())
+        }
         other => Err(format!(
             "unknown mode '{other}' (modes: partition, opening, go-out, lay-offs, rearrange)"
         )),

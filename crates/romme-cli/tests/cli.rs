@@ -369,6 +369,8 @@ fn solve_opening_go_out_and_lay_off_modes() {
         r#"{"hand": ["2c","3c","4c","5d","5h","5s","9h"], "mode": "go-out", "opened": false}"#,
         r#"{"hand": ["6h","8h"], "table": [["5h","*=6h","7h"]], "mode": "lay-offs"}"#,
         r#"{"hand": ["6h"], "mode": "sideways"}"#,
+        r#"{"hand": ["7s","7c","Kd"], "table": [["7h","8h","9h","10h"]], "mode": "rearrange", "rules": "offen"}"#,
+        r#"{"hand": ["7s"], "table": [["7h","8h","9h"]], "mode": "rearrange"}"#,
     ]
     .join("\n");
     let o = romme_stdin(&["solve"], &input);

@@ -6,12 +6,15 @@
 //! * [`partition`]: the best partition of a hand into melds and deadwood;
 //! * [`layoff`]: which hand cards can be laid off on which table meld,
 //!   joker exchanges included;
-//! * [`turn`]: the best opening, going out this turn, Hand-Rommé.
+//! * [`turn`]: the best opening, going out this turn, Hand-Rommé;
+//! * [`rearrange`]: rebuilding the table to place the most hand cards.
 
 pub mod layoff;
 pub mod partition;
+pub mod rearrange;
 pub mod turn;
 
 pub use layoff::{LayOff, lay_offs};
 pub use partition::{Goal, Partition, PartitionSolver, best_partition};
+pub use rearrange::{Limits, RearrangeError, Rearrangement, rearrange};
 pub use turn::{GoOut, OpeningPlan, best_opening, go_out, hand_romme};

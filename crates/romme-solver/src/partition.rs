@@ -21,7 +21,7 @@ use romme_core::ruleset::{Limit, Ruleset, SetSuits, WildShare};
 use serde::Serialize;
 
 /// Number of face slots (5 suits × 13 ranks).
-const FACES: usize = 65;
+pub(crate) const FACES: usize = 65;
 
 /// The best partition of a hand.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -396,6 +396,45 @@ impl Tables {
     }
 }
 
+/// Faces of a shape, tokens included (as the faces they stand for).
+fn shape_faces(t: &Tables, shape: &Shape) -> Vec<usize> {
+    match *shape {
+        Shape::Set {
+            rank,
+            per_suit,
+            tokens,
+        } => {
+            let mut v = Vec::new();
+            for &s in &t.suits {
+                for _ in 0..per_suit[s] {
+                    v.push(s * 13 + usize::from(rank));
+                }
+            }
+            // Tokens in a set: missing suits (their faces do not matter for
+            // keeping an original meld, which has no tokens of this kind).
+            v.extend(std::iter::repeat_n(usize::MAX, usize::from(tokens)));
+            v
+        }
+        Shape::Run {
+            suit,
+            lo,
+            len,
+            wild,
+        } => {
+            let l = &t.line[usize::from(suit)];
+            (0..usize::from(len))
+                .map(|i| {
+                    if wild >> i & 1 == 1 {
+                        usize::MAX
+                    } else {
+                        l[(usize::from(lo) + i) % l.len()]
+                    }
+                })
+                .collect()
+        }
+    }
+}
+
 fn sets_suits_distinct(rules: &Ruleset) -> bool {
     rules.melds.sets.suits == SetSuits::Distinct
 }
@@ -436,6 +475,37 @@ struct Search<'t> {
     goal: Option<Goal>,
     /// Value and "has a wild card" of each shape on the stack (goal mode).
     values: Vec<(u32, bool)>,
+    /// Rearrangement mode: which cards may stay unmatched, and limits.
+    arrange: Option<Arrange>,
+    dead_per_face: [u8; FACES],
+    /// Rearrangement: candidate shapes collected at the current node.
+    collect: Option<Vec<(Shape, usize)>>,
+    /// Rearrangement: changed melds so far, and the best total cost.
+    changes: u64,
+    best_cost: u64,
+}
+
+/// Cost scale in rearrangement: every unmatched card's cost is multiplied
+/// by this and each changed meld adds 1, so changes only break ties.
+const CHANGE_SCALE: u64 = 64;
+
+/// Rearrangement mode of the search (see [`crate::rearrange`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Arrange {
+    /// Copies of each face that may stay unmatched (the hand's); the others
+    /// (the table's) must be melded.
+    pub optional: [u8; FACES],
+    /// Added to the penalty of every unmatched card, so that fewer cards
+    /// left always beats less value left.
+    pub unit: u32,
+    /// The original table melds as face lists, for counting changes.
+    pub originals: Vec<Vec<usize>>,
+    /// Stop after this many search nodes.
+    pub node_limit: u64,
+    /// Stop at this time.
+    pub deadline: Option<std::time::Instant>,
+    /// Set when a limit stopped the search.
+    pub stopped: bool,
 }
 
 impl Search<'_> {
@@ -536,6 +606,11 @@ impl Search<'_> {
     }
 
     fn push(&mut self, shape: Shape, cards: usize, tokens: usize, from: usize) {
+        if let Some(list) = &mut self.collect {
+            list.push((shape, tokens));
+            let _ = (cards, from);
+            return;
+        }
         if let Some(g) = self.goal {
             self.values
                 .push((self.t.shape_value(&shape, g.joker_zero), tokens > 0));
@@ -549,6 +624,148 @@ impl Search<'_> {
         self.shapes.pop();
         if self.goal.is_some() {
             self.values.pop();
+        }
+    }
+
+    /// Whether a shape holds all faces of some original table meld (an
+    /// original kept, perhaps extended, is no change).
+    fn keeps_an_original(&self, shape: &Shape) -> bool {
+        let Some(a) = &self.arrange else { return true };
+        let faces = shape_faces(self.t, shape);
+        a.originals.iter().any(|orig| {
+            let mut pool = faces.clone();
+            orig.iter().all(|f| match pool.iter().position(|g| g == f) {
+                Some(k) => {
+                    pool.swap_remove(k);
+                    true
+                }
+                None => false,
+            })
+        })
+    }
+
+    /// Rearrangement branch and bound: the lowest card is melded in one of
+    /// the collected shapes (those keeping an original meld first, larger
+    /// first) or, if it is a hand copy, left in the hand. Cost = cards left ×
+    /// scale + changed melds; only strictly better answers replace the best.
+    fn arrange_dfs(&mut self) {
+        self.nodes += 1;
+        let unit = u64::from(self.arrange.as_ref().map_or(0, |a| a.unit));
+        if let Some(a) = &mut self.arrange {
+            let out_of_time = self.nodes % 1024 == 0
+                && a.deadline.is_some_and(|d| std::time::Instant::now() >= d);
+            if self.nodes > a.node_limit || out_of_time {
+                a.stopped = true;
+            }
+            if a.stopped {
+                return;
+            }
+        }
+        let cost = u64::from(self.deadwood) * CHANGE_SCALE + self.changes;
+        if cost >= self.best_cost {
+            return;
+        }
+        // Lower bound: a table card that fits no meld any more makes this
+        // branch infeasible; hand cards that fit none will stay in the hand.
+        if self.best.is_some() {
+            let mut bound = cost;
+            for f in 0..FACES {
+                let c = self.counts[f];
+                if c == 0 || self.t.meldable(f, &self.counts, self.tokens) {
+                    continue;
+                }
+                let hand_left = self
+                    .arrange
+                    .as_ref()
+                    .map_or(0, |a| a.optional[f].saturating_sub(self.dead_per_face[f]));
+                if c > hand_left {
+                    return;
+                }
+                bound += u64::from(c) * (u64::from(self.t.penalty[f]) + unit) * CHANGE_SCALE;
+                if bound >= self.best_cost {
+                    return;
+                }
+            }
+        }
+        let Some(x) = (0..FACES).find(|&f| self.counts[f] > 0) else {
+            // Only wild tokens left: meld what can be, the cheapest stay.
+            let u = self.tokens;
+            let v = self.t.all_wild_capacity(u);
+            let left: u64 = self.token_penalties[..u - v]
+                .iter()
+                .map(|&p| (u64::from(p) + unit) * CHANGE_SCALE)
+                .sum();
+            let total = cost + left + u64::from(v > 0);
+            if total < self.best_cost {
+                self.best_cost = total;
+                self.best = Some(Best {
+                    deadwood: self.deadwood
+                        + self.token_penalties[..u - v]
+                            .iter()
+                            .map(|p| p + unit as u32)
+                            .sum::<u32>(),
+                    melded: 0,
+                    shapes: self.shapes.clone(),
+                    dead: self.dead.clone(),
+                    absorbed: 0,
+                    wild_melded: v,
+                    points: 0,
+                });
+            }
+            return;
+        };
+        // Collect the shapes through x.
+        self.counts[x] -= 1;
+        self.collect = Some(Vec::new());
+        self.runs_through(x);
+        self.sets_with(x);
+        let mut shapes = self.collect.take().unwrap_or_default();
+        self.counts[x] += 1;
+        let mut ranked: Vec<(bool, usize, Shape, usize)> = shapes
+            .drain(..)
+            .map(|(shape, tokens)| {
+                let keep = self.keeps_an_original(&shape);
+                let len = shape_faces(self.t, &shape).len();
+                (keep, len, shape, tokens)
+            })
+            .collect();
+        ranked.sort_by_key(|(keep, len, _, _)| (!*keep, std::cmp::Reverse(*len)));
+        for (keep, _, shape, tokens) in ranked {
+            let faces = shape_faces(self.t, &shape);
+            for &f in &faces {
+                if f != usize::MAX {
+                    self.counts[f] -= 1;
+                }
+            }
+            self.tokens -= tokens;
+            self.changes += u64::from(!keep);
+            self.shapes.push(shape);
+            self.arrange_dfs();
+            self.shapes.pop();
+            self.changes -= u64::from(!keep);
+            self.tokens += tokens;
+            for &f in &faces {
+                if f != usize::MAX {
+                    self.counts[f] += 1;
+                }
+            }
+        }
+        // x left in the hand (only a hand copy may be).
+        let may = self
+            .arrange
+            .as_ref()
+            .is_some_and(|a| self.dead_per_face[x] < a.optional[x]);
+        if may {
+            let penalty = self.t.penalty[x] + unit as u32;
+            self.counts[x] -= 1;
+            self.dead_per_face[x] += 1;
+            self.dead.push(x);
+            self.deadwood += penalty;
+            self.arrange_dfs();
+            self.deadwood -= penalty;
+            self.dead.pop();
+            self.dead_per_face[x] -= 1;
+            self.counts[x] += 1;
         }
     }
 
@@ -796,6 +1013,28 @@ impl<'r> PartitionSolver<'r> {
         }))
     }
 
+    /// Rearrangement search over face counts: `wild_cards` are the hand's
+    /// wild tokens (cheapest first). Returns the best partition found (its
+    /// melds use plain natural faces), whether a limit stopped the search,
+    /// and the number of original melds changed.
+    pub(crate) fn arrange(
+        &self,
+        counts: [u8; FACES],
+        wild_cards: Vec<(u32, CardKind)>,
+        arrange: Arrange,
+    ) -> (Option<Partition>, bool, usize) {
+        let search = self.search_full(counts, &wild_cards, None, Some(arrange));
+        let stopped = search.arrange.as_ref().is_some_and(|a| a.stopped);
+        let changes = search.best.as_ref().map_or(0, |b| {
+            b.shapes
+                .iter()
+                .filter(|s| !search.keeps_an_original(s))
+                .count()
+        });
+        let best = search.best.as_ref().map(|b| self.build(b, wild_cards));
+        (best, stopped, changes)
+    }
+
     /// Only the optimum's deadwood and number of melded cards, without
     /// building the melds (what a bot's evaluation needs).
     pub fn deadwood(&self, hand: &[CardKind]) -> Result<(u32, usize), SolveError> {
@@ -857,9 +1096,19 @@ impl<'r> PartitionSolver<'r> {
 
     fn search_goal(
         &self,
+        counts: [u8; FACES],
+        wild_cards: &[(u32, CardKind)],
+        goal: Option<Goal>,
+    ) -> Search<'_> {
+        self.search_full(counts, wild_cards, goal, None)
+    }
+
+    fn search_full(
+        &self,
         mut counts: [u8; FACES],
         wild_cards: &[(u32, CardKind)],
         goal: Option<Goal>,
+        arrange: Option<Arrange>,
     ) -> Search<'_> {
         let t = &self.tables;
         let tokens = wild_cards.len();
@@ -868,10 +1117,15 @@ impl<'r> PartitionSolver<'r> {
         loop {
             let mut changed = false;
             for f in 0..FACES {
-                while counts[f] > 0 && !t.meldable(f, &counts, tokens) {
+                let may_drop = |dead: &[usize]| {
+                    arrange.as_ref().is_none_or(|a| {
+                        dead.iter().filter(|&&d| d == f).count() < usize::from(a.optional[f])
+                    })
+                };
+                while counts[f] > 0 && may_drop(&dead) && !t.meldable(f, &counts, tokens) {
                     counts[f] -= 1;
                     dead.push(f);
-                    deadwood += t.penalty[f];
+                    deadwood += t.penalty[f] + arrange.as_ref().map_or(0, |a| a.unit);
                     changed = true;
                 }
             }
@@ -880,6 +1134,7 @@ impl<'r> PartitionSolver<'r> {
             }
         }
         let remaining = counts.iter().map(|&c| usize::from(c)).sum();
+        let dead_init = dead.clone();
         let mut search = Search {
             t,
             counts,
@@ -892,11 +1147,26 @@ impl<'r> PartitionSolver<'r> {
             dead,
             best: None,
             nodes: 0,
-            free: t.free && goal.is_none(),
+            free: t.free && goal.is_none() && arrange.is_none(),
             goal,
             values: Vec::new(),
+            collect: None,
+            changes: 0,
+            best_cost: u64::MAX,
+            dead_per_face: {
+                let mut d = [0u8; FACES];
+                for &f in &dead_init {
+                    d[f] += 1;
+                }
+                d
+            },
+            arrange,
         };
-        search.dfs(0);
+        if search.arrange.is_some() {
+            search.arrange_dfs();
+        } else {
+            search.dfs(0);
+        }
         search
     }
 

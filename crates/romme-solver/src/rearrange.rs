@@ -1,0 +1,373 @@
+//! Table rearrangement (`turn.rearrange = "free"`, `001`): given the melds on
+//! the table and a hand, rebuild the table so that every meld stays valid,
+//! no table card goes to the hand, and as many hand cards as possible are
+//! placed. Ties: the highest penalty value placed (the points the player no
+//! longer risks), then the fewest changed melds (so a UI can show a small
+//! diff: a meld of the new table counts as changed unless it holds a whole
+//! original meld, so extending a meld by lay-offs is no change), then no
+//! joker exchange before one.
+//!
+//! Exact branch and bound (the partition search with table cards that must
+//! be melded), with a deterministic node budget and an optional time limit:
+//! when a limit stops it, the best arrangement found is returned with
+//! `optimal: false`. The same input and limits give the same answer on every
+//! run and machine (no hashing, no threads).
+//!
+//! Readings:
+//! * A joker on the table keeps standing for the card it was declared as;
+//!   it moves with that card's place. Only an exchange (a hand card of that
+//!   face takes its place, `jokers.exchange` permitting) frees it, and the
+//!   freed joker then belongs to the hand (and is placed again if possible).
+//! * Not yet covered: Räuber robbing (`rearrange = "rob"`) and rulesets that
+//!   limit wild cards in melds while jokers lie on the table; both are
+//!   reported as unsupported rather than answered wrongly.
+
+use std::time::{Duration, Instant};
+
+use romme_core::card::{CardKind, Face};
+use romme_core::meld::{MeldChecker, MeldError, MeldKind};
+use romme_core::notation::MeldCard;
+use romme_core::penalty::card_points;
+use romme_core::ruleset::{JokerExchange, Limit, Rearrange, Ruleset, SetSuits, WildShare};
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::partition::{Arrange, FACES, PartitionSolver};
+
+/// How long a rearrangement search may run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Search nodes (deterministic).
+    pub nodes: u64,
+    /// Wall-clock time, if any (makes non-optimal answers machine-dependent).
+    pub time: Option<Duration>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            nodes: 3_000_000,
+            time: None,
+        }
+    }
+}
+
+/// A rebuilt table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Rearrangement {
+    /// Hand cards placed on the table.
+    pub placed: Vec<CardKind>,
+    /// Their penalty points.
+    pub placed_value: u32,
+    /// The new table, every meld declared, in a canonical order.
+    pub table: Vec<Vec<MeldCard>>,
+    /// What stays in the hand (freed jokers included).
+    pub hand: Vec<CardKind>,
+    /// Melds of the new table that hold no whole original meld.
+    pub changed: usize,
+    /// Jokers freed by exchange.
+    pub freed: Vec<CardKind>,
+    /// The search finished: this is proven optimal.
+    pub optimal: bool,
+}
+
+/// Why a rearrangement cannot be computed.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RearrangeError {
+    /// Bad cards, an invalid table meld, a missing round.
+    #[error(transparent)]
+    Meld(#[from] MeldError),
+    /// The ruleset does not allow changing the table.
+    #[error(
+        "this ruleset does not allow changing the table (turn.rearrange = \"none\": was liegt, das liegt)"
+    )]
+    NotAllowed,
+    /// Not covered by this version.
+    #[error("{0}")]
+    Unsupported(String),
+    /// The solver produced a meld the rules library rejects (a bug).
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// Cost of one card left in the hand beyond its penalty: fewer cards left
+/// always beats fewer points left.
+const UNIT: u32 = 1000;
+
+fn wilds_limited(rules: &Ruleset) -> bool {
+    let w = &rules.melds.wilds;
+    !(w.share == WildShare::Any && w.max_per_meld == Limit::None && w.adjacent && w.at_run_ends)
+}
+
+/// A table card, as the search sees it.
+#[derive(Debug, Clone, Copy)]
+struct TableCard {
+    /// The face it occupies.
+    face: Face,
+    /// The physical card (a joker or round wild when it stands for `face`).
+    card: CardKind,
+    /// Index of its original meld.
+    meld: usize,
+}
+
+/// Rebuild the table to place as many hand cards as possible.
+pub fn rearrange(
+    rules: &Ruleset,
+    round: Option<u8>,
+    table: &[Vec<MeldCard>],
+    hand: &[CardKind],
+    limits: Limits,
+) -> Result<Rearrangement, RearrangeError> {
+    match rules.turn.rearrange {
+        Rearrange::None => return Err(RearrangeError::NotAllowed),
+        Rearrange::Rob => {
+            return Err(RearrangeError::Unsupported(
+                "Räuber robbing (turn.rearrange = \"rob\") is not available in this version".into(),
+            ));
+        }
+        Rearrange::Free => {}
+    }
+    let checker = MeldChecker::new(rules, round)?;
+    checker.check_cards(hand)?;
+    let solver = PartitionSolver::new(rules, round)?;
+    // The table's cards with the faces they occupy.
+    let mut cards: Vec<TableCard> = Vec::new();
+    let mut kinds: Vec<MeldKind> = Vec::new();
+    for (i, meld) in table.iter().enumerate() {
+        let d = checker.check(meld)?;
+        kinds.push(d.kind);
+        for c in &d.ordered {
+            let face = c
+                .effective()
+                .ok_or_else(|| RearrangeError::Internal("a table card without a face".into()))?;
+            cards.push(TableCard {
+                face,
+                card: c.card,
+                meld: i,
+            });
+        }
+    }
+    let is_wild_on_table = |c: &TableCard| c.card.face() != Some(c.face);
+    if wilds_limited(rules) && cards.iter().any(is_wild_on_table) {
+        return Err(RearrangeError::Unsupported(
+            "rearranging a table with jokers under wild-card limits is not available in this version".into(),
+        ));
+    }
+    let mut all_kinds: Vec<CardKind> = cards.iter().map(|c| c.card).collect();
+    all_kinds.extend_from_slice(hand);
+    checker.check_cards(&all_kinds)?;
+
+    // Possible exchanges: a hand natural of the face a table joker stands for.
+    let exchanges: Vec<usize> =
+        if rules.jokers.exchange == JokerExchange::Never || rules.jokers.exchange_ends_plays {
+            Vec::new()
+        } else {
+            cards
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| is_wild_on_table(c))
+                .filter(|(_, c)| {
+                    hand.contains(&CardKind::Natural(c.face))
+                        && !checker.is_wild(CardKind::Natural(c.face))
+                })
+                .filter(|(_, c)| {
+                    !(rules.jokers.exchange_needs_full_set
+                        && kinds[c.meld] == MeldKind::Set
+                        && table[c.meld].len() < full_set(rules))
+                })
+                .map(|(i, _)| i)
+                .take(4)
+                .collect()
+        };
+
+    let originals: Vec<Vec<usize>> = (0..table.len())
+        .map(|m| {
+            cards
+                .iter()
+                .filter(|c| c.meld == m)
+                .map(|c| c.face.index())
+                .collect()
+        })
+        .collect();
+    let deadline = limits.time.map(|t| Instant::now() + t);
+    let mut best: Option<(Rearrangement, (u32, usize, usize))> = None;
+    let mut optimal = true;
+    let subsets = 1usize << exchanges.len();
+    for mask in 0..subsets {
+        let chosen: Vec<usize> = (0..exchanges.len())
+            .filter(|k| mask >> k & 1 == 1)
+            .map(|k| exchanges[k])
+            .collect();
+        // Hand after the exchanges: the natural goes to the table, the joker comes back.
+        let mut hand_now = hand.to_vec();
+        let mut freed = Vec::new();
+        let mut on_table = cards.clone();
+        let mut ok = true;
+        for &i in &chosen {
+            let real = CardKind::Natural(cards[i].face);
+            match hand_now.iter().position(|h| *h == real) {
+                Some(p) => {
+                    hand_now.remove(p);
+                }
+                None => ok = false,
+            }
+            freed.push(cards[i].card);
+            on_table[i].card = real;
+        }
+        if !ok {
+            continue;
+        }
+        hand_now.extend(freed.iter().copied());
+        let mut counts = [0u8; FACES];
+        let mut optional = [0u8; FACES];
+        let mut wild_cards: Vec<(u32, CardKind)> = Vec::new();
+        for c in &on_table {
+            counts[c.face.index()] += 1;
+        }
+        for &h in &hand_now {
+            match h {
+                CardKind::Natural(f) if !checker.is_wild(h) => {
+                    counts[f.index()] += 1;
+                    optional[f.index()] += 1;
+                }
+                other => wild_cards.push((card_points(rules, other, round), other)),
+            }
+        }
+        wild_cards.sort_unstable();
+        let arrange = Arrange {
+            optional,
+            unit: UNIT,
+            originals: originals.clone(),
+            node_limit: limits.nodes,
+            deadline,
+            stopped: false,
+        };
+        let (found, stopped, changed) = solver.arrange(counts, wild_cards, arrange);
+        optimal &= !stopped;
+        let Some(p) = found else { continue };
+        let result = assemble(rules, round, &checker, &cards, &on_table, hand, p, changed)?;
+        // Fewest cards left, then the fewest points left (with a fixed hand:
+        // the highest value placed), then the fewest changes.
+        let left_value: u32 = result
+            .hand
+            .iter()
+            .map(|&c| card_points(rules, c, round))
+            .sum();
+        let key = (
+            u32::try_from(result.hand.len()).unwrap_or(u32::MAX),
+            left_value as usize,
+            changed,
+        );
+        if best.as_ref().is_none_or(|(_, k)| key < *k) {
+            best = Some((result, key));
+        }
+    }
+    match best {
+        Some((mut r, _)) => {
+            r.optimal = optimal;
+            Ok(r)
+        }
+        None if optimal => Err(RearrangeError::Internal("the table itself could not be arranged".into())),
+        None => Err(RearrangeError::Unsupported(
+            "the search limit was reached before any arrangement was found; allow more nodes or time".into(),
+        )),
+    }
+}
+
+fn full_set(rules: &Ruleset) -> usize {
+    match (rules.melds.sets.suits, rules.melds.sets.max_len.get()) {
+        (_, Some(m)) => usize::from(m),
+        (SetSuits::Distinct, None) => rules.deck.kind.suits().len(),
+        (SetSuits::Any, None) => usize::MAX,
+    }
+}
+
+/// Turn the search's melds (natural faces, hand tokens declared) into the
+/// new table: table jokers take back their faces, the placed hand cards
+/// are what is left after the table's own cards.
+#[allow(clippy::too_many_arguments)]
+fn assemble(
+    rules: &Ruleset,
+    round: Option<u8>,
+    checker: &MeldChecker,
+    original: &[TableCard],
+    on_table: &[TableCard],
+    hand: &[CardKind],
+    p: crate::partition::Partition,
+    changed: usize,
+) -> Result<Rearrangement, RearrangeError> {
+    // Table jokers by the face they stand for.
+    let mut jokers: Vec<(Face, CardKind)> = on_table
+        .iter()
+        .filter(|c| c.card.face() != Some(c.face))
+        .map(|c| (c.face, c.card))
+        .collect();
+    let mut melds: Vec<Vec<MeldCard>> = p
+        .melds
+        .into_iter()
+        .map(|meld| {
+            meld.into_iter()
+                .map(|mc| match (mc.stands_for, mc.card) {
+                    (None, CardKind::Natural(f)) => {
+                        match jokers.iter().position(|(g, _)| *g == f) {
+                            Some(k) => {
+                                let (_, card) = jokers.remove(k);
+                                MeldCard {
+                                    card,
+                                    stands_for: Some(f),
+                                }
+                            }
+                            None => mc,
+                        }
+                    }
+                    _ => mc,
+                })
+                .collect()
+        })
+        .collect();
+    // Canonical order: by the first card's face, then length.
+    for m in &mut melds {
+        let d = checker.check(m).map_err(|e| {
+            RearrangeError::Internal(format!("{}: {e}", romme_core::notation::format_cards(m)))
+        })?;
+        *m = d.ordered;
+    }
+    melds.sort_by(|a, b| {
+        let key = |m: &Vec<MeldCard>| (m.first().and_then(|c| c.effective()), m.len());
+        key(a).cmp(&key(b))
+    });
+    // Placed: on the new table but not on the old one. Freed: jokers of the
+    // old table that are not on the new one (they went to the hand; a freed
+    // joker placed again has only moved).
+    let new_cards: Vec<CardKind> = melds.iter().flatten().map(|c| c.card).collect();
+    let old_cards: Vec<CardKind> = original.iter().map(|c| c.card).collect();
+    let mut placed = minus(&new_cards, &old_cards);
+    placed.sort();
+    let mut freed = minus(&old_cards, &new_cards);
+    freed.sort();
+    let placed_value = placed.iter().map(|&c| card_points(rules, c, round)).sum();
+    let mut left = hand.to_vec();
+    left.extend(freed.iter().copied());
+    let mut left = minus(&left, &placed);
+    left.sort();
+    Ok(Rearrangement {
+        placed,
+        placed_value,
+        table: melds,
+        hand: left,
+        changed,
+        freed,
+        optimal: true,
+    })
+}
+
+/// Multiset difference `a - b`.
+fn minus(a: &[CardKind], b: &[CardKind]) -> Vec<CardKind> {
+    let mut out = a.to_vec();
+    for c in b {
+        if let Some(i) = out.iter().position(|x| x == c) {
+            out.swap_remove(i);
+        }
+    }
+    out
+}
