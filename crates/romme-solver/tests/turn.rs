@@ -393,3 +393,145 @@ proptest! {
         }
     }
 }
+
+/// A small random table (valid melds from the deck) and a hand near it.
+fn position(rules: &Ruleset, round: Option<u8>, seed: u64) -> (Vec<Vec<MeldCard>>, Vec<CardKind>) {
+    let checker = MeldChecker::new(rules, round).expect("checker");
+    let deck: Vec<CardKind> = rules
+        .deck
+        .shuffled(seed)
+        .into_iter()
+        .map(|c| c.kind())
+        .collect();
+    let mut pool = deck.clone();
+    let mut table = Vec::new();
+    // Try consecutive triples of the shuffled deck's same-suit or same-rank cards.
+    let mut i = 0;
+    while table.len() < 2 && i + 3 < pool.len() {
+        let Some(first) = pool[i].face() else {
+            i += 1;
+            continue;
+        };
+        let partners: Vec<usize> = (i + 1..pool.len())
+            .filter(|&k| {
+                pool[k]
+                    .face()
+                    .is_some_and(|f| f.rank == first.rank && f.suit != first.suit)
+            })
+            .take(2)
+            .collect();
+        if partners.len() == 2 {
+            let meld: Vec<CardKind> = std::iter::once(pool[i])
+                .chain(partners.iter().map(|&k| pool[k]))
+                .collect();
+            if let Ok(Some(d)) = checker.best(&meld) {
+                for k in partners.iter().rev() {
+                    pool.remove(*k);
+                }
+                pool.remove(i);
+                table.push(d.ordered);
+                continue;
+            }
+        }
+        i += 1;
+    }
+    let size = match rules.deal.hand_size {
+        romme_core::ruleset::HandSize::Fixed(n) => usize::from(n).min(9),
+        romme_core::ruleset::HandSize::RoundPlusTwo => usize::from(round.unwrap_or(3)) + 3,
+    };
+    let hand = pool.into_iter().take(size).collect();
+    (table, hand)
+}
+
+fn sorted(mut v: Vec<CardKind>) -> Vec<CardKind> {
+    v.sort();
+    v
+}
+
+#[test]
+fn answers_are_valid_for_every_preset() {
+    for name in presets::NAMES {
+        let rules = preset(name);
+        if rules.deal.solo_patience {
+            continue;
+        }
+        for seed in 0..25u64 {
+            let round = rules
+                .melds
+                .wilds
+                .round_wild
+                .then_some((seed % 11) as u8 + 1);
+            let (table, hand) = position(&rules, round, seed);
+            let checker = MeldChecker::new(&rules, round).expect("checker");
+            // Lay-offs: each result validates and uses cards of the hand.
+            for l in lay_offs(&rules, round, &table, &hand).expect("lay-offs") {
+                checker
+                    .check(&l.result)
+                    .unwrap_or_else(|e| panic!("{name}: {}: {e}", format_cards(&l.result)));
+                let mut pool = hand.clone();
+                for c in &l.cards {
+                    let k = pool
+                        .iter()
+                        .position(|h| h == c)
+                        .unwrap_or_else(|| panic!("{name}: {c} not in hand"));
+                    pool.swap_remove(k);
+                }
+            }
+            // Going out: melds + lay-offs + discard + rest = hand (+ freed jokers).
+            for opened in [true, false] {
+                if let Some(w) = go_out(&rules, round, &table, &hand, opened).expect("go out") {
+                    let mut used: Vec<CardKind> =
+                        w.melds.iter().flatten().map(|c| c.card).collect();
+                    for m in &w.melds {
+                        checker
+                            .check(m)
+                            .unwrap_or_else(|e| panic!("{name}: {}: {e}", format_cards(m)));
+                    }
+                    let mut freed = Vec::new();
+                    for l in &w.lay_offs {
+                        checker
+                            .check(&l.result)
+                            .unwrap_or_else(|e| panic!("{name}: {e}"));
+                        used.extend(l.cards.iter().copied());
+                        freed.extend(l.freed.iter().copied());
+                    }
+                    used.extend(w.discard);
+                    used.extend(w.rest.iter().copied());
+                    let mut want = hand.clone();
+                    want.extend(freed);
+                    assert_eq!(
+                        sorted(used),
+                        sorted(want),
+                        "{name} seed {seed}: cards do not add up"
+                    );
+                    if let Some(d) = w.discard {
+                        assert!(
+                            rules.jokers.discard_allowed || !d.is_joker(),
+                            "{name}: joker discarded"
+                        );
+                    }
+                    let rest_limit = if rules.concealed.enabled {
+                        u32::from(rules.concealed.lay_down_below).saturating_sub(1)
+                    } else {
+                        u32::from(rules.going_out.rest_allowed)
+                    };
+                    assert!(
+                        hand_points(&rules, &w.rest, round) <= rest_limit,
+                        "{name}: rest too high"
+                    );
+                }
+            }
+            // The opening reaches the threshold and keeps a card for the discard.
+            if let Some(p) = best_opening(&rules, round, &table, &hand).expect("opening") {
+                assert!(p.points >= u32::from(rules.opening.threshold), "{name}");
+                assert!(
+                    !rules.turn.discard_pile || !p.left.is_empty(),
+                    "{name}: nothing left to discard"
+                );
+                for m in &p.melds {
+                    checker.check(m).unwrap_or_else(|e| panic!("{name}: {e}"));
+                }
+            }
+        }
+    }
+}
