@@ -21,12 +21,15 @@ fn main() {
         eprintln!("unknown preset {preset}");
         std::process::exit(2);
     };
-    let Ok(solver) = PartitionSolver::new(&rules, None) else {
-        eprintln!("{preset} needs a round (Five Crowns); use a French preset");
+    // Five Crowns: the last round (13 cards, kings wild) is the hardest.
+    let round = rules.melds.wilds.round_wild.then_some(11);
+    let Ok(solver) = PartitionSolver::new(&rules, round) else {
+        eprintln!("cannot build a solver for {preset}");
         std::process::exit(2);
     };
     println!(
-        "preset {preset}, deck {} cards ({} jokers), {hands} hands per row, one core",
+        "preset {preset}{}, deck {} cards ({} jokers), {hands} hands per row, one core",
+        round.map_or(String::new(), |r| format!(" round {r}")),
         rules.deck.len(),
         rules.deck.jokers
     );

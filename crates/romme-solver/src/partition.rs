@@ -91,6 +91,10 @@ struct Tables {
     ace_low: u32,
     /// Best total meld value of n wild tokens melded among themselves.
     all_wild_value: Vec<u32>,
+    /// Best single all-wild meld per size: its value and faces.
+    all_wild_single: Vec<Option<(u32, Vec<Face>)>>,
+    /// Best split of n tokens into all-wild melds: (value, size of the first).
+    all_wild_split: Vec<Option<(u32, usize)>>,
     wild_rank: Option<usize>,
     suits: Vec<usize>,
     /// Per suit: face index at each line position.
@@ -169,55 +173,73 @@ impl Tables {
         }
         let ace_low = u32::from(rules.values.ace_low);
         // Best value of one all-wild meld of each size, then of any split.
-        let single = |size: usize| -> u32 {
-            let mut best = 0;
-            for &r in ranks {
-                let setlen = match (sets_suits_distinct(rules), rules.melds.sets.max_len) {
-                    (true, _) => kind.suits().len(),
-                    (false, Limit::At(n)) => usize::from(n),
-                    (false, Limit::None) => usize::MAX,
-                };
-                if size <= setlen {
-                    best = best
-                        .max(size as u32 * rules.values.value(Face::new(r, Suit::Clubs), false));
+        // The best single meld of wild cards only, per size (a set of the
+        // highest rank, or a run; a run only where wild cards may lie next to
+        // each other and at the ends), then the best split of n tokens.
+        let min_len = usize::from(rules.melds.min_len);
+        let max_wilds = w.max_per_meld.get().map_or(usize::MAX, usize::from);
+        let setlen = match (sets_suits_distinct(rules), rules.melds.sets.max_len) {
+            (true, Limit::At(n)) => usize::from(n).min(kind.suits().len()),
+            (true, Limit::None) => kind.suits().len(),
+            (false, Limit::At(n)) => usize::from(n),
+            (false, Limit::None) => usize::MAX,
+        };
+        let single = |size: usize| -> Option<(u32, Vec<Face>)> {
+            if size < min_len || size > max_wilds || !w.all_wild {
+                return None;
+            }
+            let mut best: Option<(u32, Vec<Face>)> = None;
+            let mut offer = |faces: Vec<Face>, kind: romme_core::meld::MeldKind| {
+                let v = romme_core::meld::card_values(rules, kind, &faces)
+                    .iter()
+                    .sum::<u32>();
+                if best.as_ref().is_none_or(|(b, _)| v > *b) {
+                    best = Some((v, faces));
+                }
+            };
+            if size <= setlen {
+                for &r in ranks {
+                    let faces = (0..size)
+                        .map(|i| {
+                            let s = suits[i % suits.len()];
+                            Face::new(r, Suit::from_index(s).unwrap_or(Suit::Clubs))
+                        })
+                        .collect();
+                    offer(faces, romme_core::meld::MeldKind::Set);
                 }
             }
-            let suit = Suit::from_index(suits[0]).unwrap_or(Suit::Clubs);
             let l = &line[suits[0]];
             let n = l.len();
-            if size <= ranks.len().min(n) {
+            if w.adjacent && w.at_run_ends && size <= ranks.len().min(n) {
                 let starts = if runs.wrap_around { n } else { n + 1 - size };
                 for start in 0..starts {
                     let faces: Vec<Face> = (0..size)
                         .filter_map(|i| Face::from_index(l[(start + i) % n]))
-                        .map(|f| Face::new(f.rank, suit))
                         .collect();
-                    let v: u32 = faces
-                        .iter()
-                        .enumerate()
-                        .map(|(i, f)| {
-                            let low = f.rank == Rank::Ace
-                                && i == 0
-                                && faces.get(1).is_some_and(|g| g.rank == Rank::Two);
-                            rules.values.value(*f, low)
-                        })
-                        .sum();
-                    best = best.max(v);
+                    offer(faces, romme_core::meld::MeldKind::Run);
                 }
             }
             best
         };
-        let min_len = usize::from(rules.melds.min_len);
-        let mut all_wild_value = vec![0u32; 24];
-        let singles: Vec<u32> = (0..24)
-            .map(|k| if k >= min_len { single(k) } else { 0 })
-            .collect();
+        let all_wild_single: Vec<Option<(u32, Vec<Face>)>> = (0..24).map(single).collect();
+        // best split value of v tokens (None: v cannot be split into melds).
+        let mut all_wild_split: Vec<Option<(u32, usize)>> = vec![None; 24];
+        all_wild_split[0] = Some((0, 0));
         for v in 1..24 {
-            all_wild_value[v] = (min_len..=v)
-                .map(|k| singles[k] + all_wild_value[v - k])
-                .max()
-                .unwrap_or(0);
+            for k in min_len..=v {
+                if let (Some((sv, _)), Some((rv, _))) = (&all_wild_single[k], all_wild_split[v - k])
+                {
+                    let total = sv + rv;
+                    if all_wild_split[v].is_none_or(|(b, _)| total > b) {
+                        all_wild_split[v] = Some((total, k));
+                    }
+                }
+            }
         }
+        let all_wild_value: Vec<u32> = all_wild_split
+            .iter()
+            .map(|x| x.map_or(0, |(v, _)| v))
+            .collect();
         Tables {
             in_deck,
             penalty,
@@ -226,6 +248,8 @@ impl Tables {
             value,
             ace_low,
             all_wild_value,
+            all_wild_single,
+            all_wild_split,
             wild_rank: wild_rank.map(|r| r.index()),
             suits,
             line,
@@ -378,20 +402,9 @@ impl Tables {
     /// How many wild tokens can form melds of their own: the largest v ≤ u
     /// that splits into melds of min_len..=cap tokens each.
     fn all_wild_capacity(&self, u: usize) -> usize {
-        if !self.all_wild || u < self.min_len {
-            return 0;
-        }
-        let cap = self.max_run.max(self.max_set.min(64)).min(self.max_wilds);
-        if cap < self.min_len {
-            return 0;
-        }
-        (self.min_len..=u)
+        (0..=u.min(self.all_wild_split.len() - 1))
             .rev()
-            .find(|&v| {
-                let k_min = v.div_ceil(cap);
-                let k_max = v / self.min_len;
-                k_min <= k_max
-            })
+            .find(|&v| self.all_wild_split[v].is_some())
             .unwrap_or(0)
     }
 }
@@ -1267,21 +1280,24 @@ impl<'r> PartitionSolver<'r> {
     /// highest-valued reading.
     fn all_wild_melds(&self, cards: &[CardKind]) -> Vec<Vec<MeldCard>> {
         let t = &self.tables;
-        let cap = t.max_run.max(t.max_set.min(64)).min(t.max_wilds);
         let mut out = Vec::new();
         let mut rest = cards;
-        while !rest.is_empty() {
-            // Largest chunk that leaves a splittable remainder.
-            let size = (t.min_len..=cap.min(rest.len()))
-                .rev()
-                .find(|&k| rest.len() - k == 0 || rest.len() - k >= t.min_len)
-                .unwrap_or(rest.len());
-            let (chunk, tail) = rest.split_at(size);
-            let meld = match self.checker.best(chunk) {
-                Ok(Some(d)) => d.ordered,
-                _ => chunk.iter().map(|c| MeldCard::plain(*c)).collect(),
-            };
-            out.push(meld);
+        while let Some(Some((_, k))) = t.all_wild_split.get(rest.len()) {
+            if *k == 0 || *k > rest.len() {
+                break;
+            }
+            let (chunk, tail) = rest.split_at(*k);
+            let faces = t.all_wild_single[*k]
+                .as_ref()
+                .map(|(_, f)| f.clone())
+                .unwrap_or_default();
+            out.push(
+                chunk
+                    .iter()
+                    .zip(faces)
+                    .map(|(&c, f)| declared(c, f))
+                    .collect(),
+            );
             rest = tail;
         }
         out
