@@ -264,3 +264,22 @@ fn full_hands_of_every_preset_give_valid_answers() {
         }
     }
 }
+
+#[test]
+fn all_wild_melds_respect_adjacency_and_run_ends() {
+    let mut k = preset("klassisch");
+    k.melds.wilds.adjacent = false;
+    // Three jokers: a set (no adjacency in a set) is fine.
+    let p = solve(&k, None, "* * *");
+    assert_eq!(p.deadwood, 0, "{p:?}");
+    // Five jokers: no set of five with distinct suits, and no run of jokers side by side.
+    let p = solve(&k, None, "* * * * *");
+    assert_eq!(p.deadwood, 20, "a set of four, one joker left: {p:?}");
+    let mut ends = preset("klassisch");
+    ends.melds.wilds.at_run_ends = false;
+    assert_eq!(
+        solve(&ends, None, "* * * *").deadwood,
+        0,
+        "a set of four jokers"
+    );
+}
