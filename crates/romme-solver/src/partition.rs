@@ -290,9 +290,7 @@ impl Tables {
                 len,
                 wild,
             } => {
-                let s = usize::from(suit);
-                let l = &self.line[s];
-                let face = |i: usize| l[(usize::from(lo) + i) % l.len()];
+                let face = |i: usize| self.run_face(suit, lo, i);
                 (0..usize::from(len))
                     .filter(|&i| !(joker_zero && wild >> i & 1 == 1))
                     .map(|i| {
@@ -304,6 +302,12 @@ impl Tables {
                     .sum()
             }
         }
+    }
+
+    /// The face at position `i` of a run of `suit` starting at line position `lo`.
+    fn run_face(&self, suit: u8, lo: u8, i: usize) -> usize {
+        let l = &self.line[usize::from(suit)];
+        l[(usize::from(lo) + i) % l.len()]
     }
 
     /// Most cards a run of this suit may have.
@@ -433,18 +437,15 @@ fn shape_faces(t: &Tables, shape: &Shape) -> Vec<usize> {
             lo,
             len,
             wild,
-        } => {
-            let l = &t.line[usize::from(suit)];
-            (0..usize::from(len))
-                .map(|i| {
-                    if wild >> i & 1 == 1 {
-                        usize::MAX
-                    } else {
-                        l[(usize::from(lo) + i) % l.len()]
-                    }
-                })
-                .collect()
-        }
+        } => (0..usize::from(len))
+            .map(|i| {
+                if wild >> i & 1 == 1 {
+                    usize::MAX
+                } else {
+                    t.run_face(suit, lo, i)
+                }
+            })
+            .collect(),
     }
 }
 
@@ -1241,10 +1242,8 @@ impl<'r> PartitionSolver<'r> {
                     len,
                     wild,
                 } => {
-                    let s = usize::from(suit);
                     for i in 0..usize::from(len) {
-                        let p = (usize::from(lo) + i) % t.line[s].len();
-                        let face = Face::from_index(t.line[s][p])
+                        let face = Face::from_index(t.run_face(suit, lo, i))
                             .unwrap_or(Face::new(Rank::Two, Suit::Clubs));
                         if wild >> i & 1 == 1 {
                             if let Some(card) = next_wild() {

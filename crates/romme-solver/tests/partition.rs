@@ -2,6 +2,10 @@
 //! reference, on random hands of every preset; and the validity of every
 //! answer (melds validate, deadwood adds up, no card invented or dropped).
 
+mod common;
+
+use common::*;
+
 use std::collections::HashMap;
 
 use proptest::prelude::*;
@@ -11,10 +15,6 @@ use romme_core::penalty::hand_points;
 use romme_core::ruleset::{Ruleset, presets};
 use romme_core::{CardKind, Deck};
 use romme_solver::{Partition, best_partition};
-
-fn preset(name: &str) -> Ruleset {
-    presets::load(name).expect("exists").expect("loads")
-}
 
 /// Brute force: the first card is unmatched or in a meld with any subset of
 /// the other cards that `MeldChecker` accepts. Returns (deadwood, melded).

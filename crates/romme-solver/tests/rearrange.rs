@@ -2,35 +2,19 @@
 //! valid, no table card lost or sent to the hand, hand cards conserved), and
 //! the optimum against a brute-force reference on small positions.
 
+mod common;
+
+use common::*;
+
 use std::collections::HashMap;
 
 use proptest::prelude::*;
 use romme_core::meld::MeldChecker;
-use romme_core::notation::{format_cards, parse_cards};
+use romme_core::notation::format_cards;
 use romme_core::penalty::hand_points;
-use romme_core::ruleset::{Ruleset, presets};
+use romme_core::ruleset::Ruleset;
 use romme_core::{CardKind, Deck, MeldCard};
 use romme_solver::{Limits, RearrangeError, Rearrangement, rearrange};
-
-fn preset(name: &str) -> Ruleset {
-    presets::load(name).expect("exists").expect("loads")
-}
-
-fn cards(s: &str) -> Vec<CardKind> {
-    parse_cards(s).expect(s)
-}
-
-fn table(melds: &[&str]) -> Vec<Vec<MeldCard>> {
-    melds
-        .iter()
-        .map(|m| m.split_whitespace().map(|c| c.parse().expect(c)).collect())
-        .collect()
-}
-
-fn sorted(mut v: Vec<CardKind>) -> Vec<CardKind> {
-    v.sort();
-    v
-}
 
 /// Every new meld validates, the table's cards are all still there, and
 /// placed + kept = the hand (with freed jokers).

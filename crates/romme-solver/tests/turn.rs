@@ -2,28 +2,17 @@
 //! rule texts for each knob that matters, and openings against a brute-force
 //! reference.
 
+mod common;
+
+use common::*;
+
 use proptest::prelude::*;
 use romme_core::meld::MeldChecker;
-use romme_core::notation::{format_cards, parse_cards};
+use romme_core::notation::format_cards;
 use romme_core::penalty::hand_points;
 use romme_core::ruleset::{OpeningCount, Ruleset, presets};
 use romme_core::{CardKind, MeldCard};
 use romme_solver::{best_opening, go_out, hand_romme, lay_offs};
-
-fn preset(name: &str) -> Ruleset {
-    presets::load(name).expect("exists").expect("loads")
-}
-
-fn cards(s: &str) -> Vec<CardKind> {
-    parse_cards(s).expect(s)
-}
-
-fn table(melds: &[&str]) -> Vec<Vec<MeldCard>> {
-    melds
-        .iter()
-        .map(|m| m.split_whitespace().map(|c| c.parse().expect(c)).collect())
-        .collect()
-}
 
 #[test]
 fn lay_offs_extend_runs_and_sets_and_exchange_jokers() {
@@ -441,11 +430,6 @@ fn position(rules: &Ruleset, round: Option<u8>, seed: u64) -> (Vec<Vec<MeldCard>
     };
     let hand = pool.into_iter().take(size).collect();
     (table, hand)
-}
-
-fn sorted(mut v: Vec<CardKind>) -> Vec<CardKind> {
-    v.sort();
-    v
 }
 
 #[test]
