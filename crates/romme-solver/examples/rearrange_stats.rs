@@ -13,7 +13,7 @@ use romme_core::{CardKind, Deck, Face, MeldCard, Rank, Suit};
 use romme_solver::{Limits, rearrange};
 
 /// Deal melds from a shuffled deck until the table has about `target` cards.
-fn position(seed: u64, target: usize) -> (Vec<Vec<MeldCard>>, Vec<CardKind>) {
+pub fn position(seed: u64, target: usize) -> (Vec<Vec<MeldCard>>, Vec<CardKind>) {
     let deck = Deck {
         kind: romme_core::DeckKind::French,
         jokers: 6,

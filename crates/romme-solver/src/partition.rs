@@ -501,7 +501,7 @@ struct Search<'t> {
 
 /// Cost scale in rearrangement: every unmatched card's cost is multiplied
 /// by this and each changed meld adds 1, so changes only break ties.
-const CHANGE_SCALE: u64 = 64;
+pub(crate) const CHANGE_SCALE: u64 = 64;
 
 /// Rearrangement mode of the search (see [`crate::rearrange`]).
 #[derive(Debug, Clone)]
@@ -520,6 +520,8 @@ pub(crate) struct Arrange {
     pub deadline: Option<std::time::Instant>,
     /// Set when a limit stopped the search.
     pub stopped: bool,
+    /// Cost of an arrangement already known (the search must beat it).
+    pub incumbent: u64,
 }
 
 impl Search<'_> {
@@ -1166,7 +1168,7 @@ impl<'r> PartitionSolver<'r> {
             values: Vec::new(),
             collect: None,
             changes: 0,
-            best_cost: u64::MAX,
+            best_cost: arrange.as_ref().map_or(u64::MAX, |a| a.incumbent),
             dead_per_face: {
                 let mut d = [0u8; FACES];
                 for &f in &dead_init {

@@ -32,7 +32,8 @@ use romme_core::ruleset::{JokerExchange, Limit, Rearrange, Ruleset, SetSuits, Wi
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::partition::{Arrange, FACES, PartitionSolver};
+use crate::layoff::lay_offs;
+use crate::partition::{Arrange, CHANGE_SCALE, FACES, PartitionSolver};
 
 /// How long a rearrangement search may run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -234,6 +235,16 @@ pub fn rearrange(
             }
         }
         wild_cards.sort_unstable();
+        // A valid arrangement to beat: the table kept, lay-offs, and the
+        // rest of the hand in melds of its own.
+        let baseline = if chosen.is_empty() {
+            keep_and_lay_off(rules, round, &checker, &solver, table, hand)?
+        } else {
+            None
+        };
+        let incumbent = baseline
+            .as_ref()
+            .map_or(u64::MAX, |b| cost_of(rules, round, b));
         let arrange = Arrange {
             optional,
             unit: UNIT,
@@ -241,11 +252,17 @@ pub fn rearrange(
             node_limit: limits.nodes,
             deadline,
             stopped: false,
+            incumbent,
         };
         let (found, stopped, changed) = solver.arrange(counts, wild_cards, arrange);
         optimal &= !stopped;
-        let Some(p) = found else { continue };
-        let result = assemble(rules, round, &checker, &cards, &on_table, hand, p, changed)?;
+        let result = match found {
+            Some(p) => assemble(rules, round, &checker, &cards, &on_table, hand, p, changed)?,
+            None => match baseline {
+                Some(b) => b,
+                None => continue,
+            },
+        };
         // Fewest cards left, then the fewest points left (with a fixed hand:
         // the highest value placed), then the fewest changes.
         let left_value: u32 = result
@@ -272,6 +289,84 @@ pub fn rearrange(
             "the search limit was reached before any arrangement was found; allow more nodes or time".into(),
         )),
     }
+}
+
+/// The search's cost of an arrangement: cards left (× UNIT + penalty) ×
+/// scale + changed melds.
+fn cost_of(rules: &Ruleset, round: Option<u8>, r: &Rearrangement) -> u64 {
+    let left: u64 = r
+        .hand
+        .iter()
+        .map(|&c| u64::from(card_points(rules, c, round) + UNIT))
+        .sum();
+    left * CHANGE_SCALE + r.changed as u64
+}
+
+/// The arrangement without changing the table: lay off greedily (the most
+/// cards, then the most value, on each meld in turn, until nothing more
+/// fits), then the rest of the hand in its best partition.
+fn keep_and_lay_off(
+    rules: &Ruleset,
+    round: Option<u8>,
+    checker: &MeldChecker,
+    solver: &PartitionSolver,
+    table: &[Vec<MeldCard>],
+    hand: &[CardKind],
+) -> Result<Option<Rearrangement>, RearrangeError> {
+    let mut melds: Vec<Vec<MeldCard>> = table
+        .iter()
+        .map(|m| checker.check(m).map(|d| d.ordered))
+        .collect::<Result<_, _>>()?;
+    let mut left = hand.to_vec();
+    let mut placed = Vec::new();
+    loop {
+        let mut progress = false;
+        for i in 0..melds.len() {
+            let offs = lay_offs(rules, round, &melds[i..=i], &left)?;
+            let best = offs
+                .into_iter()
+                .filter(|l| !l.is_exchange())
+                .max_by_key(|l| (l.cards.len(), l.value));
+            if let Some(l) = best {
+                for c in &l.cards {
+                    if let Some(k) = left.iter().position(|h| h == c) {
+                        left.swap_remove(k);
+                    }
+                }
+                placed.extend(l.cards.iter().copied());
+                melds[i] = l.result;
+                progress = true;
+            }
+        }
+        if !progress {
+            break;
+        }
+    }
+    let p = solver.solve(&left)?;
+    let changed = p.melds.len();
+    for m in &p.melds {
+        placed.extend(m.iter().map(|c| c.card));
+    }
+    melds.extend(p.melds);
+    for m in &mut melds {
+        *m = checker.check(m)?.ordered;
+    }
+    melds.sort_by(|a, b| {
+        let key = |m: &Vec<MeldCard>| (m.first().and_then(|c| c.effective()), m.len());
+        key(a).cmp(&key(b))
+    });
+    placed.sort();
+    let mut rest = p.unmatched;
+    rest.sort();
+    Ok(Some(Rearrangement {
+        placed_value: placed.iter().map(|&c| card_points(rules, c, round)).sum(),
+        placed,
+        table: melds,
+        hand: rest,
+        changed,
+        freed: Vec::new(),
+        optimal: true,
+    }))
 }
 
 fn full_set(rules: &Ruleset) -> usize {
