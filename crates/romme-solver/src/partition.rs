@@ -472,6 +472,8 @@ struct Best {
 struct Search<'t> {
     t: &'t Tables,
     counts: [u8; FACES],
+    /// Bit f set when `counts[f] > 0`.
+    present: u128,
     tokens: usize,
     /// Penalties of the wild tokens, ascending (the cheapest stay unmatched).
     token_penalties: Vec<u32>,
@@ -525,6 +527,34 @@ pub(crate) struct Arrange {
 }
 
 impl Search<'_> {
+    /// Take `n` copies of face `f` from the counts.
+    #[inline]
+    fn take(&mut self, f: usize, n: u8) {
+        self.counts[f] -= n;
+        if self.counts[f] == 0 {
+            self.present &= !(1u128 << f);
+        }
+    }
+
+    /// Put `n` copies of face `f` back.
+    #[inline]
+    fn put(&mut self, f: usize, n: u8) {
+        self.counts[f] += n;
+        if n > 0 {
+            self.present |= 1u128 << f;
+        }
+    }
+
+    /// The lowest face at or above `from` with a card left.
+    #[inline]
+    fn lowest(&self, from: usize) -> Option<usize> {
+        if from >= FACES {
+            return None;
+        }
+        let m = self.present >> from;
+        (m != 0).then(|| from + m.trailing_zeros() as usize)
+    }
+
     fn bound_ok(&self) -> bool {
         match &self.best {
             None => true,
@@ -541,11 +571,11 @@ impl Search<'_> {
         if !self.bound_ok() {
             return;
         }
-        let Some(x) = (from..FACES).find(|&f| self.counts[f] > 0) else {
+        let Some(x) = self.lowest(from) else {
             self.leaf();
             return;
         };
-        self.counts[x] -= 1;
+        self.take(x, 1);
         self.remaining -= 1;
         // Melds through x first: good answers early make the bound bite.
         self.runs_through(x);
@@ -556,7 +586,7 @@ impl Search<'_> {
         self.dfs(x);
         self.dead.pop();
         self.deadwood -= self.t.penalty[x];
-        self.counts[x] += 1;
+        self.put(x, 1);
         self.remaining += 1;
     }
 
@@ -703,7 +733,7 @@ impl Search<'_> {
                 }
             }
         }
-        let Some(x) = (0..FACES).find(|&f| self.counts[f] > 0) else {
+        let Some(x) = self.lowest(0) else {
             // Only wild tokens left: meld what can be, the cheapest stay.
             let u = self.tokens;
             let v = self.t.all_wild_capacity(u);
@@ -731,12 +761,12 @@ impl Search<'_> {
             return;
         };
         // Collect the shapes through x.
-        self.counts[x] -= 1;
+        self.take(x, 1);
         self.collect = Some(Vec::new());
         self.runs_through(x);
         self.sets_with(x);
         let mut shapes = self.collect.take().unwrap_or_default();
-        self.counts[x] += 1;
+        self.put(x, 1);
         let mut ranked: Vec<(bool, usize, Shape, usize)> = shapes
             .drain(..)
             .map(|(shape, tokens)| {
@@ -750,7 +780,7 @@ impl Search<'_> {
             let faces = shape_faces(self.t, &shape);
             for &f in &faces {
                 if f != usize::MAX {
-                    self.counts[f] -= 1;
+                    self.take(f, 1);
                 }
             }
             self.tokens -= tokens;
@@ -762,7 +792,7 @@ impl Search<'_> {
             self.tokens += tokens;
             for &f in &faces {
                 if f != usize::MAX {
-                    self.counts[f] += 1;
+                    self.put(f, 1);
                 }
             }
         }
@@ -773,7 +803,7 @@ impl Search<'_> {
             .is_some_and(|a| self.dead_per_face[x] < a.optional[x]);
         if may {
             let penalty = self.t.penalty[x] + unit as u32;
-            self.counts[x] -= 1;
+            self.take(x, 1);
             self.dead_per_face[x] += 1;
             self.dead.push(x);
             self.deadwood += penalty;
@@ -781,7 +811,7 @@ impl Search<'_> {
             self.deadwood -= penalty;
             self.dead.pop();
             self.dead_per_face[x] -= 1;
-            self.counts[x] += 1;
+            self.put(x, 1);
         }
     }
 
@@ -789,6 +819,23 @@ impl Search<'_> {
     fn sets_with(&mut self, x: usize) {
         let rank = x % 13;
         let sx = x / 13;
+        // Not enough partners and wild tokens for any set: skip the search.
+        let partners: usize = self
+            .t
+            .suits
+            .iter()
+            .map(|&s| {
+                let c = usize::from(self.counts[s * 13 + rank]);
+                if self.t.distinct_sets {
+                    c.min(usize::from(s != sx))
+                } else {
+                    c
+                }
+            })
+            .sum();
+        if 1 + partners + self.tokens < self.t.min_len {
+            return;
+        }
         let mut per_suit = [0u8; 5];
         per_suit[sx] = 1;
         self.set_suits(x, rank, 0, &mut per_suit, 1);
@@ -830,13 +877,13 @@ impl Search<'_> {
             if n + take > t.max_set {
                 break;
             }
-            self.counts[f] -= take as u8;
+            self.take(f, take as u8);
             self.remaining -= take;
             per_suit[s] += take as u8;
             self.set_suits(x, rank, k + 1, per_suit, n + take);
             per_suit[s] -= take as u8;
             self.remaining += take;
-            self.counts[f] += take as u8;
+            self.put(f, take as u8);
         }
     }
 
@@ -881,11 +928,11 @@ impl Search<'_> {
         let f = self.t.line[suit][p];
         // A natural card at p.
         if self.counts[f] > 0 {
-            self.counts[f] -= 1;
+            self.take(f, 1);
             self.remaining -= 1;
             self.extend_left(x, suit, p, len + 1, wild << 1);
             self.remaining += 1;
-            self.counts[f] += 1;
+            self.put(f, 1);
         }
         // A wild token at p.
         let used = wild.count_ones() as usize;
@@ -924,11 +971,11 @@ impl Search<'_> {
         };
         let f = t.line[suit][p];
         if self.counts[f] > 0 {
-            self.counts[f] -= 1;
+            self.take(f, 1);
             self.remaining -= 1;
             self.extend_right(x, suit, lo, len + 1, wild);
             self.remaining += 1;
-            self.counts[f] += 1;
+            self.put(f, 1);
         }
         if self.tokens > tokens {
             self.extend_right(x, suit, lo, len + 1, wild | (1 << len));
@@ -1151,9 +1198,13 @@ impl<'r> PartitionSolver<'r> {
         }
         let remaining = counts.iter().map(|&c| usize::from(c)).sum();
         let dead_init = dead.clone();
+        let present = (0..FACES)
+            .filter(|&f| counts[f] > 0)
+            .fold(0u128, |m, f| m | 1 << f);
         let mut search = Search {
             t,
             counts,
+            present,
             tokens,
             token_penalties: wild_cards.iter().map(|(p, _)| *p).collect(),
             deadwood,
