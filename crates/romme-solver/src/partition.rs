@@ -639,15 +639,31 @@ impl Search<'_> {
             Some(b) => deadwood < b.deadwood || (deadwood == b.deadwood && melded > b.melded),
         };
         if better {
-            self.best = Some(Best {
-                deadwood,
-                melded,
-                shapes: self.shapes.clone(),
-                dead: self.dead.clone(),
-                absorbed: a,
-                wild_melded: v,
-                points,
-            });
+            // Reuse the previous best's buffers: no allocation per improvement.
+            match &mut self.best {
+                Some(b) => {
+                    b.deadwood = deadwood;
+                    b.melded = melded;
+                    b.shapes.clear();
+                    b.shapes.extend_from_slice(&self.shapes);
+                    b.dead.clear();
+                    b.dead.extend_from_slice(&self.dead);
+                    b.absorbed = a;
+                    b.wild_melded = v;
+                    b.points = points;
+                }
+                None => {
+                    self.best = Some(Best {
+                        deadwood,
+                        melded,
+                        shapes: self.shapes.clone(),
+                        dead: self.dead.clone(),
+                        absorbed: a,
+                        wild_melded: v,
+                        points,
+                    });
+                }
+            }
         }
     }
 
@@ -1197,7 +1213,10 @@ impl<'r> PartitionSolver<'r> {
             }
         }
         let remaining = counts.iter().map(|&c| usize::from(c)).sum();
-        let dead_init = dead.clone();
+        let mut dead_per_face = [0u8; FACES];
+        for &f in &dead {
+            dead_per_face[f] += 1;
+        }
         let present = (0..FACES)
             .filter(|&f| counts[f] > 0)
             .fold(0u128, |m, f| m | 1 << f);
@@ -1220,13 +1239,7 @@ impl<'r> PartitionSolver<'r> {
             collect: None,
             changes: 0,
             best_cost: arrange.as_ref().map_or(u64::MAX, |a| a.incumbent),
-            dead_per_face: {
-                let mut d = [0u8; FACES];
-                for &f in &dead_init {
-                    d[f] += 1;
-                }
-                d
-            },
+            dead_per_face,
             arrange,
         };
         if search.arrange.is_some() {
