@@ -343,6 +343,27 @@ impl Tables {
         }
     }
 
+    /// Natural cards in `counts` that could join a set with face `x`, after
+    /// discounting `own` copies of x itself (still counted in `counts`).
+    fn set_partners(&self, x: usize, counts: &[u8; FACES], own: u8) -> usize {
+        let rank = x % 13;
+        let sx = x / 13;
+        self.suits
+            .iter()
+            .map(|&s| {
+                let mut c = usize::from(counts[s * 13 + rank]);
+                if s == sx {
+                    c = c.saturating_sub(usize::from(own));
+                }
+                if self.distinct_sets {
+                    c.min(usize::from(s != sx))
+                } else {
+                    c
+                }
+            })
+            .sum()
+    }
+
     /// Whether face `x` could be in some meld with the cards in `counts`
     /// (which include x) and `tokens` wild tokens. Over-approximates (ignores
     /// adjacency and run-end limits), so "false" means certain deadwood.
@@ -353,22 +374,9 @@ impl Tables {
         {
             return true;
         }
-        let rank = x % 13;
         let sx = x / 13;
         // Sets: natural partners of the same rank.
-        let partners: usize = self
-            .suits
-            .iter()
-            .map(|&s| {
-                let c = usize::from(counts[s * 13 + rank]);
-                let c = if s == sx { c.saturating_sub(1) } else { c };
-                if self.distinct_sets {
-                    c.min(usize::from(s != sx))
-                } else {
-                    c
-                }
-            })
-            .sum();
+        let partners = self.set_partners(x, counts, 1);
         let max_set = self.max_set.min(64);
         for n in 1..=(partners + 1).min(max_set) {
             let w = self.min_len.saturating_sub(n);
@@ -836,19 +844,7 @@ impl Search<'_> {
         let rank = x % 13;
         let sx = x / 13;
         // Not enough partners and wild tokens for any set: skip the search.
-        let partners: usize = self
-            .t
-            .suits
-            .iter()
-            .map(|&s| {
-                let c = usize::from(self.counts[s * 13 + rank]);
-                if self.t.distinct_sets {
-                    c.min(usize::from(s != sx))
-                } else {
-                    c
-                }
-            })
-            .sum();
+        let partners = self.t.set_partners(x, &self.counts, 0);
         if 1 + partners + self.tokens < self.t.min_len {
             return;
         }
