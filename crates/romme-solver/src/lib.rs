@@ -10,6 +10,7 @@
 //! * [`rearrange`]: rebuilding the table to place the most hand cards.
 
 pub mod layoff;
+mod multiset;
 pub mod partition;
 pub mod rearrange;
 pub mod turn;

@@ -33,6 +33,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::layoff::lay_offs;
+use crate::multiset::{minus, remove};
 use crate::partition::{Arrange, CHANGE_SCALE, FACES, PartitionSolver};
 
 /// How long a rearrangement search may run.
@@ -328,11 +329,7 @@ fn keep_and_lay_off(
                 .filter(|l| !l.is_exchange())
                 .max_by_key(|l| (l.cards.len(), l.value));
             if let Some(l) = best {
-                for c in &l.cards {
-                    if let Some(k) = left.iter().position(|h| h == c) {
-                        left.swap_remove(k);
-                    }
-                }
+                remove(&mut left, &l.cards);
                 placed.extend(l.cards.iter().copied());
                 melds[i] = l.result;
                 progress = true;
@@ -351,10 +348,7 @@ fn keep_and_lay_off(
     for m in &mut melds {
         *m = checker.check(m)?.ordered;
     }
-    melds.sort_by(|a, b| {
-        let key = |m: &Vec<MeldCard>| (m.first().and_then(|c| c.effective()), m.len());
-        key(a).cmp(&key(b))
-    });
+    canonical_order(&mut melds);
     placed.sort();
     let mut rest = p.unmatched;
     rest.sort();
@@ -367,6 +361,11 @@ fn keep_and_lay_off(
         freed: Vec::new(),
         optimal: true,
     }))
+}
+
+/// The canonical order of table melds: by the first card's face, then length.
+fn canonical_order(melds: &mut [Vec<MeldCard>]) {
+    melds.sort_by_key(|m| (m.first().and_then(|c| c.effective()), m.len()));
 }
 
 fn full_set(rules: &Ruleset) -> usize {
@@ -427,10 +426,7 @@ fn assemble(
         })?;
         *m = d.ordered;
     }
-    melds.sort_by(|a, b| {
-        let key = |m: &Vec<MeldCard>| (m.first().and_then(|c| c.effective()), m.len());
-        key(a).cmp(&key(b))
-    });
+    canonical_order(&mut melds);
     // Placed: on the new table but not on the old one. Freed: jokers of the
     // old table that are not on the new one (they went to the hand; a freed
     // joker placed again has only moved).
@@ -454,15 +450,4 @@ fn assemble(
         freed,
         optimal: true,
     })
-}
-
-/// Multiset difference `a - b`.
-fn minus(a: &[CardKind], b: &[CardKind]) -> Vec<CardKind> {
-    let mut out = a.to_vec();
-    for c in b {
-        if let Some(i) = out.iter().position(|x| x == c) {
-            out.swap_remove(i);
-        }
-    }
-    out
 }

@@ -24,6 +24,7 @@ use romme_core::ruleset::{
 use serde::Serialize;
 
 use crate::layoff::{LayOff, lay_offs};
+use crate::multiset::remove;
 use crate::partition::{Goal, PartitionSolver, SolveError};
 
 /// An opening: the melds to put down, the lay-offs, and what stays.
@@ -64,19 +65,6 @@ type Combo = (Vec<LayOff>, Vec<CardKind>);
 /// Ranking of openings: less deadwood, then more cards put down, then more points.
 type OpeningRank = (u32, std::cmp::Reverse<usize>, std::cmp::Reverse<u32>);
 
-/// Remove `cards` from `pool` (multiset); false if one is missing.
-fn take(pool: &mut Vec<CardKind>, cards: &[CardKind]) -> bool {
-    for c in cards {
-        match pool.iter().position(|p| p == c) {
-            Some(i) => {
-                pool.swap_remove(i);
-            }
-            None => return false,
-        }
-    }
-    true
-}
-
 /// Every choice of at most one lay-off per table meld that the hand can
 /// afford (lay-offs recomputed from what is left, so a freed joker can be
 /// laid off elsewhere), with the hand left afterwards.
@@ -104,7 +92,7 @@ fn combos(
                 .collect();
             for l in options {
                 let mut rest = pool.clone();
-                if take(&mut rest, &l.cards) {
+                if remove(&mut rest, &l.cards) {
                     rest.extend(l.freed.iter().copied());
                     let mut c = chosen.clone();
                     c.push(l);
@@ -243,7 +231,7 @@ pub fn go_out(
             }
             let mut rest = pool.clone();
             if let Some(c) = d {
-                take(&mut rest, &[c]);
+                remove(&mut rest, &[c]);
             }
             let found = match goal {
                 Some(g) => solver.solve_goal(&rest, g)?.map(|(p, _)| p),
