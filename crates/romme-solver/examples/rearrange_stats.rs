@@ -1,7 +1,7 @@
 //! Timing of table rearrangement on random positions: 20–60 table cards in
 //! valid melds (some with jokers) and a 14-card hand, under `offen`.
 //!
-//! `cargo run --release -p romme-solver --example rearrange_stats -- [POSITIONS]`
+//! `cargo run --release -p romme-solver --example rearrange_stats -- [POSITIONS [TABLE_CARDS]]`
 
 use std::time::Instant;
 
@@ -72,7 +72,11 @@ pub fn position(seed: u64, target: usize) -> (Vec<Vec<MeldCard>>, Vec<CardKind>)
             table.push(cards);
         }
     }
-    let hand = pool.into_iter().take(14).collect();
+    let hand = pool
+        .into_iter()
+        .filter(|c| std::env::var_os("NOJOKER").is_none() || !c.is_joker())
+        .take(14)
+        .collect();
     (table, hand)
 }
 
@@ -92,7 +96,12 @@ fn main() {
         "{:<16} {:>10} {:>10} {:>10} {:>10} {:>8} {:>10}",
         "table cards", "mean", "median", "p99", "max", "optimal", "placed"
     );
+    // An optional second argument picks one row.
+    let only: Option<usize> = std::env::args().nth(2).and_then(|a| a.parse().ok());
     for target in [20, 30, 40, 50, 60] {
+        if only.is_some_and(|o| o != target) {
+            continue;
+        }
         let mut times = Vec::new();
         let mut optimal = 0;
         let mut placed = 0usize;

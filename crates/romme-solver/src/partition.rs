@@ -20,6 +20,8 @@ use romme_core::penalty::card_points;
 use romme_core::ruleset::{Limit, Ruleset, SetSuits, WildShare};
 use serde::Serialize;
 
+mod sweep;
+
 /// Number of face slots (5 suits × 13 ranks).
 pub(crate) const FACES: usize = 65;
 
@@ -421,6 +423,22 @@ impl Tables {
     }
 }
 
+/// Whether a shape holds all faces of some original table meld (an
+/// original kept, perhaps extended, is no change).
+fn keeps_an_original(t: &Tables, originals: &[Vec<usize>], shape: &Shape) -> bool {
+    let faces = shape_faces(t, shape);
+    originals.iter().any(|orig| {
+        let mut pool = faces.clone();
+        orig.iter().all(|f| match pool.iter().position(|g| g == f) {
+            Some(k) => {
+                pool.swap_remove(k);
+                true
+            }
+            None => false,
+        })
+    })
+}
+
 /// Faces of a shape, tokens included (as the faces they stand for).
 fn shape_faces(t: &Tables, shape: &Shape) -> Vec<usize> {
     match *shape {
@@ -507,6 +525,16 @@ struct Search<'t> {
     /// Rearrangement: changed melds so far, and the best total cost.
     changes: u64,
     best_cost: u64,
+}
+
+/// Where the rearrangement search branches next.
+enum Branch {
+    /// A table card fits no meld: the branch is infeasible.
+    Dead,
+    /// This table face, with the melds through it.
+    Face(usize, Vec<(Shape, usize)>),
+    /// Only hand cards are left (the lowest is branched on).
+    HandOnly,
 }
 
 /// Cost scale in rearrangement: every unmatched card's cost is multiplied
@@ -697,21 +725,11 @@ impl Search<'_> {
         }
     }
 
-    /// Whether a shape holds all faces of some original table meld (an
-    /// original kept, perhaps extended, is no change).
+    /// Whether a shape holds all faces of some original table meld.
     fn keeps_an_original(&self, shape: &Shape) -> bool {
-        let Some(a) = &self.arrange else { return true };
-        let faces = shape_faces(self.t, shape);
-        a.originals.iter().any(|orig| {
-            let mut pool = faces.clone();
-            orig.iter().all(|f| match pool.iter().position(|g| g == f) {
-                Some(k) => {
-                    pool.swap_remove(k);
-                    true
-                }
-                None => false,
-            })
-        })
+        self.arrange
+            .as_ref()
+            .is_none_or(|a| keeps_an_original(self.t, &a.originals, shape))
     }
 
     /// Rearrangement branch and bound: the lowest card is melded in one of
@@ -784,13 +802,14 @@ impl Search<'_> {
             }
             return;
         };
-        // Collect the shapes through x.
-        self.take(x, 1);
-        self.collect = Some(Vec::new());
-        self.runs_through(x);
-        self.sets_with(x);
-        let mut shapes = self.collect.take().unwrap_or_default();
-        self.put(x, 1);
+        // Branch on the table face with the fewest melds through it (a face
+        // in no meld at all ends the branch); with only hand cards left, on
+        // the lowest one.
+        let (x, mut shapes) = match self.most_constrained() {
+            Branch::Dead => return,
+            Branch::Face(f, shapes) => (f, shapes),
+            Branch::HandOnly => (x, self.shapes_through(x)),
+        };
         let mut ranked: Vec<(bool, usize, Shape, usize)> = shapes
             .drain(..)
             .map(|(shape, tokens)| {
@@ -836,6 +855,51 @@ impl Search<'_> {
             self.dead.pop();
             self.dead_per_face[x] -= 1;
             self.put(x, 1);
+        }
+    }
+
+    /// Every meld through one copy of face x (with the cards left).
+    fn shapes_through(&mut self, x: usize) -> Vec<(Shape, usize)> {
+        self.take(x, 1);
+        self.collect = Some(Vec::new());
+        self.runs_through(x);
+        self.sets_with(x);
+        let shapes = self.collect.take().unwrap_or_default();
+        self.put(x, 1);
+        shapes
+    }
+
+    /// Rearrangement: the table face (a copy that may not stay in the hand)
+    /// with the fewest melds through it.
+    fn most_constrained(&mut self) -> Branch {
+        let Some(a) = &self.arrange else {
+            return Branch::HandOnly;
+        };
+        let optional = a.optional;
+        let mut best: Option<(usize, Vec<(Shape, usize)>)> = None;
+        let mut rest = self.present;
+        while rest != 0 {
+            let f = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let may_stay = optional[f].saturating_sub(self.dead_per_face[f]);
+            if self.counts[f] <= may_stay {
+                continue;
+            }
+            let shapes = self.shapes_through(f);
+            if shapes.is_empty() {
+                return Branch::Dead;
+            }
+            if best.as_ref().is_none_or(|(_, b)| shapes.len() < b.len()) {
+                let forced = shapes.len() == 1;
+                best = Some((f, shapes));
+                if forced {
+                    break;
+                }
+            }
+        }
+        match best {
+            Some((f, shapes)) => Branch::Face(f, shapes),
+            None => Branch::HandOnly,
         }
     }
 
@@ -1098,6 +1162,10 @@ impl<'r> PartitionSolver<'r> {
         wild_cards: Vec<(u32, CardKind)>,
         arrange: Arrange,
     ) -> (Option<Partition>, bool, usize) {
+        // The sweep (exact, polynomial) where it applies.
+        if let Some((best, changes)) = self.arrange_by_sweep(counts, &wild_cards, &arrange) {
+            return (best, false, changes);
+        }
         let search = self.search_full(counts, &wild_cards, None, Some(arrange));
         let stopped = search.arrange.as_ref().is_some_and(|a| a.stopped);
         let changes = search.best.as_ref().map_or(0, |b| {
@@ -1108,6 +1176,74 @@ impl<'r> PartitionSolver<'r> {
         });
         let best = search.best.as_ref().map(|b| self.build(b, wild_cards));
         (best, stopped, changes)
+    }
+
+    /// Rearrangement by the sweep, when it applies and finishes: the best
+    /// arrangement cheaper than the incumbent (if any) and its changes.
+    fn arrange_by_sweep(
+        &self,
+        mut counts: [u8; FACES],
+        wild_cards: &[(u32, CardKind)],
+        arrange: &Arrange,
+    ) -> Option<(Option<Partition>, usize)> {
+        let t = &self.tables;
+        if !sweep::Sweep::applies(t) || arrange.originals.is_empty() {
+            return None;
+        }
+        // Hand copies that fit no meld at all stay in the hand, paid upfront.
+        let mut dead = Vec::new();
+        let mut paid = 0u32;
+        loop {
+            let before = dead.len();
+            for f in 0..FACES {
+                while counts[f] > 0
+                    && dead.iter().filter(|&&d| d == f).count() < usize::from(arrange.optional[f])
+                    && !t.meldable(f, &counts, wild_cards.len())
+                {
+                    counts[f] -= 1;
+                    dead.push(f);
+                    paid += t.penalty[f] + arrange.unit;
+                }
+            }
+            if dead.len() == before {
+                break;
+            }
+        }
+        let mut optional = arrange.optional;
+        for &f in &dead {
+            optional[f] -= 1;
+        }
+        let mut sweep = sweep::Sweep::new(
+            t,
+            counts,
+            optional,
+            arrange.unit,
+            CHANGE_SCALE,
+            wild_cards.len(),
+            &arrange.originals,
+            arrange.node_limit,
+        )?;
+        let limit = arrange
+            .incumbent
+            .saturating_add(1)
+            .saturating_sub(u64::from(paid) * CHANGE_SCALE);
+        let found = sweep.solve(limit);
+        if sweep.stopped {
+            return None;
+        }
+        Some(match found {
+            Some(mut b) => {
+                b.dead.extend(dead);
+                b.deadwood += paid;
+                let changes = b
+                    .shapes
+                    .iter()
+                    .filter(|s| !keeps_an_original(t, &arrange.originals, s))
+                    .count();
+                (Some(self.build(&b, wild_cards.to_vec())), changes)
+            }
+            None => (None, 0),
+        })
     }
 
     /// Only the optimum's deadwood and number of melded cards, without

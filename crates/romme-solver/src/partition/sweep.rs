@@ -1,0 +1,783 @@
+//! Exact table rearrangement by dynamic programming over the rank line
+//! (the sweep known from Rummikub solvers): the positions of the suits'
+//! lines are visited from low to high; the state between two positions is
+//! the set of runs still open (per run: suit, length, whether it holds a
+//! natural card, and from which position on it holds a whole original run)
+//! plus the wild tokens used so far. At each position the cards of that
+//! rank extend open runs, start new ones, form sets (at the rank's last
+//! position) or stay in the hand (hand copies only). The cost is the same
+//! as the branch and bound's: cards left (× unit + penalty) × scale, plus
+//! one per changed meld, so the answer is exact for the whole tie-break
+//! order and the number of states is polynomial in the number of cards.
+//!
+//! It covers what `offen` and its house rules need: lines with the ace low,
+//! high or both, sets of distinct or mixed suits, and wild cards without
+//! limits (spare tokens join any meld with room at the end, as in the free
+//! mode of the partition search). Wrap-around runs and wild-card limits go
+//! to the branch and bound instead ([`Sweep::applies`]).
+
+use std::rc::Rc;
+
+use rustc_hash::FxHashMap;
+
+use super::{Best, FACES, Shape, Tables};
+
+/// No finite cost.
+const INF: u64 = u64::MAX / 4;
+/// `need` of a run that can never hold a whole original run.
+const NEVER: u8 = 15;
+/// Most runs open at one time that the state encoding holds.
+const MAX_OPEN: usize = 10;
+
+/// An open run as the state sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+struct Open {
+    suit: u8,
+    /// Cards so far (capped at the minimum length where that is enough).
+    len: u8,
+    /// Holds a natural card.
+    nat: bool,
+    /// The run holds a whole original run once it reaches this position.
+    need: u8,
+}
+
+impl Open {
+    fn code(self) -> u128 {
+        u128::from(self.suit)
+            | u128::from(self.len) << 3
+            | u128::from(self.nat) << 7
+            | u128::from(self.need) << 8
+    }
+}
+
+/// The state between two positions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct State {
+    /// Open runs, sorted (the first `n`).
+    runs: [Open; MAX_OPEN],
+    n: u8,
+    /// Wild tokens used.
+    used: u8,
+    /// Per suit: aces used at the low end (lines with the ace at both ends).
+    aces_low: [u8; 5],
+}
+
+impl State {
+    fn open(&self) -> &[Open] {
+        &self.runs[..usize::from(self.n)]
+    }
+
+    /// Add a run (false when the encoding is full).
+    fn push(&mut self, o: Open) -> bool {
+        let n = usize::from(self.n);
+        if n == MAX_OPEN {
+            return false;
+        }
+        self.runs[n] = o;
+        self.n += 1;
+        true
+    }
+
+    fn key(&self, p: usize) -> (u128, u32) {
+        let runs = self.open().iter().fold(0u128, |k, r| (k << 12) | r.code());
+        let mut misc = p as u32 | u32::from(self.used) << 4;
+        for (i, &a) in self.aces_low.iter().enumerate() {
+            misc |= u32::from(a) << (8 + 2 * i);
+        }
+        (runs, misc)
+    }
+}
+
+/// What one open run does at a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Step {
+    /// It ended before this position.
+    End,
+    /// A natural card of this position joins it.
+    Natural,
+    /// A wild token joins it.
+    Token,
+}
+
+/// The choices of one suit at one position.
+#[derive(Debug, Clone, Copy)]
+struct SuitChoice {
+    /// One step per open run of the suit, in the state's order.
+    steps: [Step; MAX_OPEN],
+    n: u8,
+    /// New runs starting with a natural card / with a token.
+    start_nat: u8,
+    start_tok: u8,
+    naturals: u8,
+    tokens: u8,
+    /// Changed melds among the runs that ended.
+    changes: u64,
+}
+
+/// Sets formed at one rank and the copies left in the hand.
+#[derive(Debug, Clone)]
+struct SetChoice {
+    sets: Vec<([u8; 5], u8)>,
+    left: [u8; 5],
+    tokens: u8,
+    cost: u64,
+}
+
+/// One transition from a position to the next.
+#[derive(Debug, Clone, Copy)]
+struct Transition {
+    cost: u64,
+    next: State,
+    /// Per suit: index of its choice.
+    picks: [u8; 5],
+    /// The set choice: index among `set_choices(pool, budget)`.
+    set: Option<(u8, [u8; 5], u8)>,
+}
+
+/// A run being built during reconstruction.
+#[derive(Debug, Clone, Copy)]
+struct Building {
+    suit: u8,
+    lo: u8,
+    len: u8,
+    wild: u16,
+    open: Open,
+}
+
+/// The sweep over one rearrangement problem.
+pub(super) struct Sweep<'t> {
+    t: &'t Tables,
+    counts: [u8; FACES],
+    optional: [u8; FACES],
+    unit: u32,
+    scale: u64,
+    tokens: u8,
+    len: usize,
+    ace_twice: bool,
+    /// Cap on a run's tracked length.
+    len_cap: u8,
+    /// Original runs (suit, first and last line position).
+    orig_runs: Vec<(u8, u8, u8)>,
+    /// Original sets (rank, naturals per suit).
+    orig_sets: Vec<(usize, [u8; 5])>,
+    memo: FxHashMap<(u128, u32), (u64, bool)>,
+    sets_memo: FxHashMap<(usize, [u8; 5], u8), Rc<[SetChoice]>>,
+    /// States evaluated.
+    pub(super) nodes: u64,
+    node_limit: u64,
+    /// A limit stopped the sweep (or a state did not fit the encoding).
+    pub(super) stopped: bool,
+}
+
+impl<'t> Sweep<'t> {
+    /// Whether the sweep covers these rules (else the branch and bound runs).
+    pub(super) fn applies(t: &Tables) -> bool {
+        t.free && !t.cyclic && t.suits.iter().all(|&s| t.line[s].len() <= 14)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn new(
+        t: &'t Tables,
+        counts: [u8; FACES],
+        optional: [u8; FACES],
+        unit: u32,
+        scale: u64,
+        tokens: usize,
+        originals: &[Vec<usize>],
+        node_limit: u64,
+    ) -> Option<Sweep<'t>> {
+        let tokens = u8::try_from(tokens).ok().filter(|&n| n <= 7)?;
+        let len = t.line[*t.suits.first()?].len();
+        if t.suits.iter().any(|&s| t.line[s].len() != len) {
+            return None;
+        }
+        let ace_twice = len >= 2 && t.line[t.suits[0]][0] == t.line[t.suits[0]][len - 1];
+        let len_cap = if len <= t.max_run {
+            t.min_len as u8
+        } else {
+            len as u8
+        };
+        let mut orig_runs = Vec::new();
+        let mut orig_sets = Vec::new();
+        for faces in originals {
+            let Some(&first) = faces.first() else {
+                continue;
+            };
+            if faces.iter().all(|&f| f % 13 == first % 13) {
+                let mut per_suit = [0u8; 5];
+                for &f in faces {
+                    per_suit[f / 13] += 1;
+                }
+                orig_sets.push((first % 13, per_suit));
+                continue;
+            }
+            let s = first / 13;
+            let line = &t.line[s];
+            let k = faces.len();
+            let lo = (0..line.len().saturating_sub(k - 1))
+                .find(|&lo| (0..k).all(|i| line[lo + i] == faces[i]))?;
+            orig_runs.push((s as u8, lo as u8, (lo + k - 1) as u8));
+        }
+        Some(Sweep {
+            t,
+            counts,
+            optional,
+            unit,
+            scale,
+            tokens,
+            len,
+            ace_twice,
+            len_cap,
+            orig_runs,
+            orig_sets,
+            memo: FxHashMap::default(),
+            sets_memo: FxHashMap::default(),
+            nodes: 0,
+            node_limit,
+            stopped: false,
+        })
+    }
+
+    /// Solve: the optimal arrangement as shapes, the faces left in the
+    /// hand and the tokens used, if it costs less than `limit` (an
+    /// arrangement already known); `None` when stopped or none is cheaper.
+    pub(super) fn solve(&mut self, limit: u64) -> Option<Best> {
+        let start = State {
+            runs: [Open::default(); MAX_OPEN],
+            n: 0,
+            used: 0,
+            aces_low: [0; 5],
+        };
+        let total = self.value(0, &start, limit);
+        if self.stopped || total >= limit {
+            return None;
+        }
+        // Walk forward along optimal transitions.
+        let mut state = start;
+        let mut building: Vec<Building> = Vec::new();
+        let mut shapes: Vec<Shape> = Vec::new();
+        let mut dead: Vec<usize> = Vec::new();
+        let mut deadwood = 0u32;
+        let mut remaining = total;
+        for p in 0..=self.len {
+            let (per_suit, trans) = self.transitions(p, &state);
+            let chosen = trans.into_iter().find(|tr| {
+                let rest = if p == self.len {
+                    0
+                } else {
+                    match remaining.checked_sub(tr.cost) {
+                        Some(r) => self.value(p + 1, &tr.next, r + 1),
+                        None => INF,
+                    }
+                };
+                tr.cost.saturating_add(rest) == remaining
+            })?;
+            remaining -= chosen.cost;
+            // Runs: state.runs and building are kept in the same order.
+            let mut next_building = Vec::new();
+            let mut idx = 0;
+            for (k, &s) in self.t.suits.iter().enumerate() {
+                let choice = per_suit[k][usize::from(chosen.picks[k])];
+                for &step in &choice.steps[..usize::from(choice.n)] {
+                    let b = building[idx];
+                    idx += 1;
+                    match step {
+                        Step::End => shapes.push(Shape::Run {
+                            suit: b.suit,
+                            lo: b.lo,
+                            len: b.len,
+                            wild: b.wild,
+                        }),
+                        Step::Natural | Step::Token => {
+                            let mut b = b;
+                            if step == Step::Token {
+                                b.wild |= 1 << b.len;
+                            }
+                            b.len += 1;
+                            b.open = self.grown(b.open, step == Step::Natural, p);
+                            next_building.push(b);
+                        }
+                    }
+                }
+                if p < self.len {
+                    let need = self.need_for(s, p);
+                    for i in 0..choice.start_nat + choice.start_tok {
+                        let nat = i < choice.start_nat;
+                        next_building.push(Building {
+                            suit: s as u8,
+                            lo: p as u8,
+                            len: 1,
+                            wild: u16::from(!nat),
+                            open: Open {
+                                suit: s as u8,
+                                len: 1,
+                                nat,
+                                need,
+                            },
+                        });
+                    }
+                }
+            }
+            if let Some((i, pool, budget)) = chosen.set {
+                let rank = self.t.line[self.t.suits[0]][p] % 13;
+                let choices = self.set_choices(p, rank, pool, budget);
+                let sc = &choices[usize::from(i)];
+                for &(per_suit, tokens) in &sc.sets {
+                    shapes.push(Shape::Set {
+                        rank: rank as u8,
+                        per_suit,
+                        tokens,
+                    });
+                }
+                for &s in &self.t.suits {
+                    let f = self.t.line[s][p];
+                    for _ in 0..sc.left[s] {
+                        dead.push(f);
+                        deadwood += self.t.penalty[f] + self.unit;
+                    }
+                }
+            }
+            // Keep building in the state's (sorted) order.
+            next_building.sort_by_key(|b| (b.open, b.lo, b.wild));
+            building = next_building;
+            state = chosen.next;
+        }
+        Some(Best {
+            deadwood,
+            melded: 0,
+            shapes,
+            dead,
+            absorbed: usize::from(self.tokens - state.used),
+            wild_melded: 0,
+            points: 0,
+        })
+    }
+
+    /// The least cost from position `p` on, if it is below `limit`; else
+    /// some lower bound of at least `limit` (the memo keeps which it was).
+    fn value(&mut self, p: usize, state: &State, limit: u64) -> u64 {
+        if self.stopped {
+            return INF;
+        }
+        let key = state.key(p);
+        if let Some(&(v, exact)) = self.memo.get(&key) {
+            if exact || v >= limit {
+                return v;
+            }
+        }
+        self.nodes += 1;
+        if self.nodes > self.node_limit {
+            self.stopped = true;
+            return INF;
+        }
+        let mut best = INF;
+        let (_, mut trans) = self.transitions(p, state);
+        trans.sort_by_key(|tr| tr.cost);
+        for tr in trans {
+            let bound = best.min(limit);
+            if tr.cost >= bound {
+                break;
+            }
+            let rest = if p == self.len {
+                0
+            } else {
+                self.value(p + 1, &tr.next, bound - tr.cost)
+            };
+            best = best.min(tr.cost.saturating_add(rest));
+        }
+        // Below the limit the search was exact; else only a bound.
+        let exact = best < limit;
+        let v = if exact { best } else { limit };
+        self.memo.insert(key, (v, exact));
+        v
+    }
+
+    /// The first position at which a run starting at `p` in suit `s` holds
+    /// a whole original run.
+    fn need_for(&self, s: usize, p: usize) -> u8 {
+        self.orig_runs
+            .iter()
+            .filter(|&&(os, a, _)| usize::from(os) == s && usize::from(a) >= p)
+            .map(|&(_, _, b)| b)
+            .min()
+            .unwrap_or(NEVER)
+    }
+
+    /// The run after a card at position `p` joined it (a run that holds a
+    /// whole original run forgets where that was: `need` 0).
+    fn grown(&self, o: Open, natural: bool, p: usize) -> Open {
+        let covered = o.need != NEVER && usize::from(o.need) <= p;
+        Open {
+            len: (o.len + 1).min(self.len_cap),
+            nat: o.nat || natural,
+            need: if covered { 0 } else { o.need },
+            ..o
+        }
+    }
+
+    /// Whether a run may end with this state, and whether ending it (last
+    /// card at position `last`) is a change.
+    fn end_cost(&self, o: Open, last: usize) -> Option<u64> {
+        let valid = usize::from(o.len) >= self.t.min_len && (o.nat || self.t.all_wild);
+        valid.then(|| u64::from(!(o.need != NEVER && usize::from(o.need) <= last)))
+    }
+
+    /// Every transition from `state` at position `p` (`p == len`: only the
+    /// closing of the runs still open), with the suits' choices they pick
+    /// from. The order is deterministic (reconstruction takes the first
+    /// optimal one).
+    fn transitions(&mut self, p: usize, state: &State) -> (Vec<Vec<SuitChoice>>, Vec<Transition>) {
+        let t = self.t;
+        let budget = self.tokens - state.used;
+        let mut per_suit: Vec<Vec<SuitChoice>> = Vec::with_capacity(t.suits.len());
+        for &s in &t.suits {
+            let opens: Vec<Open> = state
+                .open()
+                .iter()
+                .copied()
+                .filter(|o| usize::from(o.suit) == s)
+                .collect();
+            let avail = self.avail(p, s, state);
+            let mut out = Vec::new();
+            let mut choice = SuitChoice {
+                steps: [Step::End; MAX_OPEN],
+                n: 0,
+                start_nat: 0,
+                start_tok: 0,
+                naturals: 0,
+                tokens: 0,
+                changes: 0,
+            };
+            self.suit_choices(p, &opens, (avail, budget), &mut choice, &mut out);
+            if out.is_empty() {
+                return (per_suit, Vec::new());
+            }
+            per_suit.push(out);
+        }
+        let mut out = Vec::new();
+        let mut picks = [0u8; 5];
+        self.combine(p, state, &per_suit, 0, &mut picks, &mut out);
+        (per_suit, out)
+    }
+
+    /// Natural copies of suit `s` at position `p` (the high ace: those not
+    /// used at the low end).
+    fn avail(&self, p: usize, s: usize, state: &State) -> u8 {
+        if p == self.len {
+            return 0;
+        }
+        let f = self.t.line[s][p];
+        let low = if self.ace_twice && p == self.len - 1 {
+            state.aces_low[s]
+        } else {
+            0
+        };
+        self.counts[f].saturating_sub(low)
+    }
+
+    /// Combine the suits' choices (within the token budget), then the sets.
+    fn combine(
+        &mut self,
+        p: usize,
+        state: &State,
+        per_suit: &[Vec<SuitChoice>],
+        k: usize,
+        picks: &mut [u8; 5],
+        out: &mut Vec<Transition>,
+    ) {
+        let t = self.t;
+        let budget = self.tokens - state.used;
+        if k < per_suit.len() {
+            for i in 0..per_suit[k].len() {
+                picks[k] = i as u8;
+                let tok: u8 = (0..=k)
+                    .map(|j| per_suit[j][usize::from(picks[j])].tokens)
+                    .sum();
+                if tok > budget {
+                    continue;
+                }
+                self.combine(p, state, per_suit, k + 1, picks, out);
+            }
+            return;
+        }
+        let mut next = State {
+            runs: [Open::default(); MAX_OPEN],
+            n: 0,
+            used: state.used,
+            aces_low: state.aces_low,
+        };
+        let mut pool = [0u8; 5];
+        let mut changes = 0;
+        for (k, &s) in t.suits.iter().enumerate() {
+            let c = &per_suit[k][usize::from(picks[k])];
+            changes += c.changes;
+            next.used += c.tokens;
+            let mut steps = c.steps[..usize::from(c.n)].iter();
+            for o in state.open().iter().filter(|o| usize::from(o.suit) == s) {
+                let step = steps.next().copied().unwrap_or(Step::End);
+                if step != Step::End && !next.push(self.grown(*o, step == Step::Natural, p)) {
+                    self.stopped = true;
+                    return;
+                }
+            }
+            if p < self.len {
+                let need = self.need_for(s, p);
+                for i in 0..c.start_nat + c.start_tok {
+                    let o = Open {
+                        suit: s as u8,
+                        len: 1,
+                        nat: i < c.start_nat,
+                        need,
+                    };
+                    if !next.push(o) {
+                        self.stopped = true;
+                        return;
+                    }
+                }
+                pool[s] = self.avail(p, s, state) - c.naturals;
+                if self.ace_twice && p == 0 {
+                    next.aces_low[s] = c.naturals;
+                }
+            }
+        }
+        let n = usize::from(next.n);
+        next.runs[..n].sort_unstable();
+        let forms_sets = p < self.len && !(self.ace_twice && p == 0);
+        if forms_sets {
+            let rank = t.line[t.suits[0]][p] % 13;
+            let set_budget = self.tokens - next.used;
+            let options = self.set_choices(p, rank, pool, set_budget);
+            for (i, sc) in options.iter().enumerate() {
+                let mut next = next;
+                next.used += sc.tokens;
+                out.push(Transition {
+                    cost: changes + sc.cost,
+                    next,
+                    picks: *picks,
+                    set: Some((i as u8, pool, set_budget)),
+                });
+            }
+        } else {
+            out.push(Transition {
+                cost: changes,
+                next,
+                picks: *picks,
+                set: None,
+            });
+        }
+    }
+
+    /// The choices of one suit: each open run ends, takes a natural or a
+    /// token (equal runs take non-decreasing choices, so permutations are
+    /// not repeated); then new runs start with the naturals and tokens left.
+    fn suit_choices(
+        &self,
+        p: usize,
+        opens: &[Open],
+        (avail, budget): (u8, u8),
+        c: &mut SuitChoice,
+        out: &mut Vec<SuitChoice>,
+    ) {
+        let t = self.t;
+        let i = usize::from(c.n);
+        if i == opens.len() {
+            if p == self.len {
+                out.push(*c);
+                return;
+            }
+            // New runs need room for min_len cards before the line ends.
+            let room = self.len - p >= t.min_len;
+            let max_nat = if room { avail - c.naturals } else { 0 };
+            let max_tok = if room { budget - c.tokens } else { 0 };
+            for start_nat in 0..=max_nat {
+                for start_tok in 0..=max_tok {
+                    let mut d = *c;
+                    d.start_nat = start_nat;
+                    d.start_tok = start_tok;
+                    d.naturals += start_nat;
+                    d.tokens += start_tok;
+                    out.push(d);
+                }
+            }
+            return;
+        }
+        let o = opens[i];
+        let floor = if i > 0 && opens[i - 1] == o {
+            c.steps[i - 1]
+        } else {
+            Step::End
+        };
+        // A capped length is below max_run; an exact one is checked.
+        let can_grow = p < self.len && usize::from(o.len) < t.max_run;
+        for step in [Step::End, Step::Natural, Step::Token] {
+            if step < floor {
+                continue;
+            }
+            let mut d = *c;
+            d.steps[i] = step;
+            d.n += 1;
+            match step {
+                Step::End => match self.end_cost(o, p.wrapping_sub(1)) {
+                    Some(x) => d.changes += x,
+                    None => continue,
+                },
+                Step::Natural if can_grow && d.naturals < avail => d.naturals += 1,
+                Step::Token if can_grow && d.tokens < budget => d.tokens += 1,
+                _ => continue,
+            }
+            self.suit_choices(p, opens, (avail, budget), &mut d, out);
+        }
+    }
+
+    /// The sets that can be formed at position `p` from `pool` with at
+    /// most `budget` tokens, with the copies left in the hand (only hand
+    /// copies may be left). Only tokens needed to reach the minimum length
+    /// are used: spare ones join melds with room at the end.
+    fn set_choices(&mut self, p: usize, rank: usize, pool: [u8; 5], budget: u8) -> Rc<[SetChoice]> {
+        let key = (p, pool, budget);
+        if let Some(v) = self.sets_memo.get(&key) {
+            return Rc::clone(v);
+        }
+        let mut out = Vec::new();
+        let mut sets = Vec::new();
+        self.sets_rec(p, rank, pool, budget, &mut sets, 0, &mut out);
+        // Per tokens used, only the cheapest (the first found among equals).
+        out.sort_by_key(|c: &SetChoice| (c.tokens, c.cost));
+        out.dedup_by_key(|c| c.tokens);
+        // A choice using more tokens must be cheaper to be worth it.
+        let mut kept: Vec<SetChoice> = Vec::new();
+        for c in out {
+            if kept.iter().all(|k| c.cost < k.cost) {
+                kept.push(c);
+            }
+        }
+        let kept: Rc<[SetChoice]> = kept.into();
+        self.sets_memo.insert(key, Rc::clone(&kept));
+        kept
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn sets_rec(
+        &self,
+        p: usize,
+        rank: usize,
+        pool: [u8; 5],
+        budget: u8,
+        sets: &mut Vec<([u8; 5], u8)>,
+        changes: u64,
+        out: &mut Vec<SetChoice>,
+    ) {
+        let t = self.t;
+        // Leave the rest in the hand, if only hand copies remain.
+        let mut left_cost = 0u64;
+        let mut ok = true;
+        for &s in &t.suits {
+            let f = t.line[s][p];
+            if pool[s] > self.optional[f] {
+                ok = false;
+                break;
+            }
+            left_cost += u64::from(pool[s]) * u64::from(t.penalty[f] + self.unit) * self.scale;
+        }
+        let used: u8 = sets.iter().map(|(_, w)| *w).sum();
+        if ok {
+            out.push(SetChoice {
+                sets: sets.clone(),
+                left: pool,
+                tokens: used,
+                cost: left_cost + changes,
+            });
+        }
+        // One more set, not larger (in encoding) than the previous one.
+        let prev = sets.last().map(|(v, w)| encode(v, *w));
+        let mut v = [0u8; 5];
+        self.set_vectors(
+            p,
+            rank,
+            pool,
+            budget.saturating_sub(used),
+            0,
+            &mut v,
+            prev,
+            sets,
+            changes,
+            out,
+            budget,
+        );
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn set_vectors(
+        &self,
+        p: usize,
+        rank: usize,
+        pool: [u8; 5],
+        free_tokens: u8,
+        k: usize,
+        v: &mut [u8; 5],
+        prev: Option<u64>,
+        sets: &mut Vec<([u8; 5], u8)>,
+        changes: u64,
+        out: &mut Vec<SetChoice>,
+        budget: u8,
+    ) {
+        let t = self.t;
+        if k == t.suits.len() {
+            let n: usize = v.iter().map(|&c| usize::from(c)).sum();
+            if n == 0 && !t.all_wild {
+                return;
+            }
+            if n == 0 {
+                return;
+            }
+            let w = t.min_len.saturating_sub(n);
+            if w > usize::from(free_tokens) || n + w > t.max_set || !t.share_ok(n, w) {
+                return;
+            }
+            let w = w as u8;
+            if prev.is_some_and(|q| encode(v, w) > q) {
+                return;
+            }
+            let kept = self
+                .orig_sets
+                .iter()
+                .any(|(r, o)| *r == rank && t.suits.iter().all(|&s| v[s] >= o[s]));
+            let mut rest = pool;
+            for &s in &t.suits {
+                rest[s] -= v[s];
+            }
+            sets.push((*v, w));
+            self.sets_rec(p, rank, rest, budget, sets, changes + u64::from(!kept), out);
+            sets.pop();
+            return;
+        }
+        let s = t.suits[k];
+        let most = if t.distinct_sets {
+            pool[s].min(1)
+        } else {
+            pool[s]
+        };
+        for take in 0..=most {
+            v[s] = take;
+            self.set_vectors(
+                p,
+                rank,
+                pool,
+                free_tokens,
+                k + 1,
+                v,
+                prev,
+                sets,
+                changes,
+                out,
+                budget,
+            );
+        }
+        v[s] = 0;
+    }
+}
+
+/// Order of set vectors, for generating each collection of sets once.
+fn encode(v: &[u8; 5], w: u8) -> u64 {
+    v.iter().fold(0u64, |k, &c| k << 8 | u64::from(c)) << 8 | u64::from(w)
+}
