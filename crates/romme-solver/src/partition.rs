@@ -644,32 +644,49 @@ impl Search<'_> {
             .map(|a| (a, self.t.all_wild_capacity(u - a)))
             .max_by_key(|&(a, v)| (a + v, a))
             .unwrap_or((0, 0));
-        let extra: u32 = self.token_penalties[..u - a - v].iter().sum();
-        let deadwood = self.deadwood + extra;
-        let melded = self.melded + a + v;
+        let (mut a, mut v) = (a, v);
         let mut points = 0;
         if let Some(g) = self.goal {
+            // The most tokens melded among themselves that still meets the
+            // goal (keeping a card to discard may need one fewer).
             let counts = |has_wild: bool| !(g.naturals_only && has_wild);
-            let mut vals: Vec<u32> = self
+            let base: Vec<u32> = self
                 .values
                 .iter()
                 .filter(|(_, w)| counts(*w))
                 .map(|(x, _)| *x)
                 .collect();
-            if v > 0 && !g.naturals_only && !g.joker_zero {
-                vals.push(self.t.all_wild_value.get(v).copied().unwrap_or(0));
+            let mut met = None;
+            for cand in (0..=v).rev() {
+                if self.t.all_wild_split[cand].is_none() {
+                    continue;
+                }
+                let mut vals = base.clone();
+                if cand > 0 && !g.naturals_only && !g.joker_zero {
+                    vals.push(self.t.all_wild_value.get(cand).copied().unwrap_or(0));
+                }
+                let total = g.extra + vals.iter().sum::<u32>();
+                let reached = if g.single_meld {
+                    vals.iter().copied().max().unwrap_or(0) >= g.threshold
+                } else {
+                    total >= g.threshold
+                };
+                let left = self.dead.len() + (u - a - cand);
+                if reached && !(g.keep_one && left == 0) {
+                    met = Some((cand, total));
+                    break;
+                }
             }
-            points = g.extra + vals.iter().sum::<u32>();
-            let reached = if g.single_meld {
-                vals.iter().copied().max().unwrap_or(0) >= g.threshold
-            } else {
-                points >= g.threshold
-            };
-            let left = self.dead.len() + (u - a - v);
-            if !reached || (g.keep_one && left == 0) {
+            let Some((cand, total)) = met else {
                 return;
-            }
+            };
+            v = cand;
+            points = total;
+            a = a.min(u - v);
         }
+        let extra: u32 = self.token_penalties[..u - a - v].iter().sum();
+        let deadwood = self.deadwood + extra;
+        let melded = self.melded + a + v;
         let better = match &self.best {
             None => true,
             Some(b) => deadwood < b.deadwood || (deadwood == b.deadwood && melded > b.melded),

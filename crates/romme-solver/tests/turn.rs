@@ -279,6 +279,22 @@ fn five_crowns_lays_down_everything_but_the_discard_000() {
     );
 }
 
+#[test]
+fn wild_cards_only_meld_among_themselves_and_keep_one_to_discard() {
+    // Found by the reference property test: in round 11 kings are wild, so
+    // this hand is four wild cards; three meld, one is kept for the discard.
+    let f = preset("koenigs");
+    let plan = best_opening(&f, Some(11), &[], &cards("Kc Kd Kd *"))
+        .expect("ok")
+        .expect("opens");
+    assert_eq!(plan.melds.iter().map(Vec::len).sum::<usize>(), 3);
+    assert_eq!(plan.left.len(), 1);
+    assert_eq!(
+        plan.deadwood, 20,
+        "a king (wild, 20) is kept, not the joker (50)"
+    );
+}
+
 /// Brute force: every partition of the hand into valid melds (each at its
 /// best value) and unmatched cards; among those reaching the threshold with a
 /// card left over, the least deadwood, then the most cards melded.

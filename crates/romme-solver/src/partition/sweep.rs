@@ -27,7 +27,7 @@ const INF: u64 = u64::MAX / 4;
 /// `need` of a run that can never hold a whole original run.
 const NEVER: u8 = 15;
 /// Most runs open at one time that the state encoding holds.
-const MAX_OPEN: usize = 10;
+const MAX_OPEN: usize = 9;
 
 /// An open run as the state sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
@@ -39,6 +39,12 @@ struct Open {
     nat: bool,
     /// The run holds a whole original run once it reaches this position.
     need: u8,
+    /// Its last card is a wild token.
+    tail_tok: bool,
+    /// It starts with a token, so it must run to the end of the line (a
+    /// token at the start is only needed where the right end has no room;
+    /// elsewhere the same run is built with the token at the right end).
+    to_end: bool,
 }
 
 impl Open {
@@ -47,6 +53,8 @@ impl Open {
             | u128::from(self.len) << 3
             | u128::from(self.nat) << 7
             | u128::from(self.need) << 8
+            | u128::from(self.tail_tok) << 12
+            | u128::from(self.to_end) << 13
     }
 }
 
@@ -79,7 +87,7 @@ impl State {
     }
 
     fn key(&self, p: usize) -> (u128, u32) {
-        let runs = self.open().iter().fold(0u128, |k, r| (k << 12) | r.code());
+        let runs = self.open().iter().fold(0u128, |k, r| (k << 14) | r.code());
         let mut misc = p as u32 | u32::from(self.used) << 4;
         for (i, &a) in self.aces_low.iter().enumerate() {
             misc |= u32::from(a) << (8 + 2 * i);
@@ -192,8 +200,9 @@ impl<'t> Sweep<'t> {
             return None;
         }
         let ace_twice = len >= 2 && t.line[t.suits[0]][0] == t.line[t.suits[0]][len - 1];
+        // One above the minimum: a trailing token beyond it would be spare.
         let len_cap = if len <= t.max_run {
-            t.min_len as u8
+            t.min_len as u8 + 1
         } else {
             len as u8
         };
@@ -300,7 +309,6 @@ impl<'t> Sweep<'t> {
                     }
                 }
                 if p < self.len {
-                    let need = self.need_for(s, p);
                     for i in 0..choice.start_nat + choice.start_tok {
                         let nat = i < choice.start_nat;
                         next_building.push(Building {
@@ -308,12 +316,7 @@ impl<'t> Sweep<'t> {
                             lo: p as u8,
                             len: 1,
                             wild: u16::from(!nat),
-                            open: Open {
-                                suit: s as u8,
-                                len: 1,
-                                nat,
-                                need,
-                            },
+                            open: self.started(s, p, nat),
                         });
                     }
                 }
@@ -411,14 +414,36 @@ impl<'t> Sweep<'t> {
             len: (o.len + 1).min(self.len_cap),
             nat: o.nat || natural,
             need: if covered { 0 } else { o.need },
+            tail_tok: !natural,
             ..o
+        }
+    }
+
+    /// A run starting at position `p` of suit `s`.
+    fn started(&self, s: usize, p: usize, natural: bool) -> Open {
+        Open {
+            suit: s as u8,
+            len: 1,
+            nat: natural,
+            need: self.need_for(s, p),
+            tail_tok: !natural,
+            to_end: !natural,
         }
     }
 
     /// Whether a run may end with this state, and whether ending it (last
     /// card at position `last`) is a change.
+    /// Canonical form: no spare token at the right end (it would join some
+    /// meld at the end anyway), a run starting with a token only where it
+    /// cannot grow to the right.
     fn end_cost(&self, o: Open, last: usize) -> Option<u64> {
-        let valid = usize::from(o.len) >= self.t.min_len && (o.nat || self.t.all_wild);
+        let t = self.t;
+        let spare_tail = o.tail_tok && usize::from(o.len) > t.min_len;
+        let no_room = last + 1 == self.len || usize::from(o.len) >= t.max_run;
+        let valid = usize::from(o.len) >= t.min_len
+            && (o.nat || t.all_wild)
+            && !spare_tail
+            && (!o.to_end || no_room);
         valid.then(|| u64::from(!(o.need != NEVER && usize::from(o.need) <= last)))
     }
 
@@ -521,14 +546,8 @@ impl<'t> Sweep<'t> {
                 }
             }
             if p < self.len {
-                let need = self.need_for(s, p);
                 for i in 0..c.start_nat + c.start_tok {
-                    let o = Open {
-                        suit: s as u8,
-                        len: 1,
-                        nat: i < c.start_nat,
-                        need,
-                    };
+                    let o = self.started(s, p, i < c.start_nat);
                     if !next.push(o) {
                         self.stopped = true;
                         return;
