@@ -113,6 +113,13 @@ fn main() {
             let start = Instant::now();
             let r = rearrange(&rules, None, &table, &hand, Limits::default());
             times.push(start.elapsed().as_nanos() as u64);
+            if std::env::var_os("VERBOSE").is_some() {
+                let jokers = hand.iter().filter(|c| c.is_joker()).count();
+                eprintln!(
+                    "seed {seed} jokers {jokers} {:.3} ms",
+                    start.elapsed().as_secs_f64() * 1e3
+                );
+            }
             if let Ok(r) = r {
                 optimal += usize::from(r.optimal);
                 placed += r.placed.len();

@@ -7,8 +7,10 @@
 //! original meld, so extending a meld by lay-offs is no change), then no
 //! joker exchange before one.
 //!
-//! Exact branch and bound (the partition search with table cards that must
-//! be melded), with a deterministic node budget and an optional time limit:
+//! Exact: a dynamic programme over the rank line where the ruleset allows it
+//! (`partition/sweep.rs`), else branch and bound (the partition search with
+//! table cards that must be melded); both with a deterministic budget of
+//! states/nodes and an optional time limit:
 //! when a limit stops it, the best arrangement found is returned with
 //! `optimal: false`. The same input and limits give the same answer on every
 //! run and machine (no hashing, no threads).
