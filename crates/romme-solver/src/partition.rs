@@ -1238,7 +1238,7 @@ impl<'r> PartitionSolver<'r> {
             CHANGE_SCALE,
             wild_cards.len(),
             &arrange.originals,
-            arrange.node_limit,
+            (arrange.node_limit, arrange.deadline),
         )?;
         let limit = arrange
             .incumbent

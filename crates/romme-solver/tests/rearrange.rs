@@ -366,3 +366,33 @@ proptest! {
         assert_valid(&rules, &t, &hand, &r);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    /// The sweep (used for `offen`) and the branch and bound (used once the
+    /// ruleset limits wild cards) agree on positions without jokers, where
+    /// that limit changes nothing: the same cards and points left and the
+    /// same number of changed melds.
+    #[test]
+    fn sweep_and_branch_and_bound_agree(seed in any::<u64>(), melds in 2usize..=6, hand_size in 3usize..=8) {
+        let sweep_rules = preset("offen");
+        let mut bnb_rules = sweep_rules.clone();
+        bnb_rules.melds.wilds.max_per_meld = romme_core::ruleset::Limit::At(1);
+        let (t, hand) = position(seed, melds, hand_size);
+        prop_assume!(!t.is_empty());
+        prop_assume!(t.iter().flatten().all(|c| !c.card.is_joker()) && hand.iter().all(|c| !c.is_joker()));
+        let limits = Limits { nodes: 500_000, time: None };
+        let a = rearrange(&sweep_rules, None, &t, &hand, limits).expect("sweep");
+        let b = rearrange(&bnb_rules, None, &t, &hand, limits).expect("branch and bound");
+        prop_assume!(a.optimal && b.optimal);
+        assert_valid(&sweep_rules, &t, &hand, &a);
+        prop_assert_eq!(
+            (a.hand.len(), a.placed_value, a.changed),
+            (b.hand.len(), b.placed_value, b.changed),
+            "table {:?} hand {}",
+            t.iter().map(|m| format_cards(m)).collect::<Vec<_>>(),
+            format_cards(&hand)
+        );
+    }
+}

@@ -173,6 +173,7 @@ pub(super) struct Sweep<'t> {
     /// States evaluated.
     pub(super) nodes: u64,
     node_limit: u64,
+    deadline: Option<std::time::Instant>,
     /// A limit stopped the sweep (or a state did not fit the encoding).
     pub(super) stopped: bool,
 }
@@ -192,7 +193,7 @@ impl<'t> Sweep<'t> {
         scale: u64,
         tokens: usize,
         originals: &[Vec<usize>],
-        node_limit: u64,
+        (node_limit, deadline): (u64, Option<std::time::Instant>),
     ) -> Option<Sweep<'t>> {
         let tokens = u8::try_from(tokens).ok().filter(|&n| n <= 7)?;
         let len = t.line[*t.suits.first()?].len();
@@ -243,6 +244,7 @@ impl<'t> Sweep<'t> {
             sets_memo: FxHashMap::default(),
             nodes: 0,
             node_limit,
+            deadline,
             stopped: false,
         })
     }
@@ -369,7 +371,11 @@ impl<'t> Sweep<'t> {
             }
         }
         self.nodes += 1;
-        if self.nodes > self.node_limit {
+        let late = self.nodes % 1024 == 0
+            && self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d);
+        if self.nodes > self.node_limit || late {
             self.stopped = true;
             return INF;
         }
