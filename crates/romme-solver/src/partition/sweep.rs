@@ -749,9 +749,8 @@ impl<'t> Sweep<'t> {
         let t = self.t;
         if k == t.suits.len() {
             let n: usize = v.iter().map(|&c| usize::from(c)).sum();
-            if n == 0 && !t.all_wild {
-                return;
-            }
+            // Sets of wild cards only are never needed: spare tokens join
+            // melds with room at the end.
             if n == 0 {
                 return;
             }
