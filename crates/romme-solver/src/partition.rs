@@ -1248,6 +1248,14 @@ impl<'r> PartitionSolver<'r> {
         if sweep.stopped {
             return None;
         }
+        // The sweep counts spare tokens as joining melds with room; if the
+        // melds have too little room (all full), the branch and bound decides.
+        if let Some(b) = &found {
+            let room: usize = b.shapes.iter().map(|s| t.spare_room(s)).sum();
+            if b.absorbed > room {
+                return None;
+            }
+        }
         Some(match found {
             Some(mut b) => {
                 b.dead.extend(dead);
