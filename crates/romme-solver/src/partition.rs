@@ -413,6 +413,40 @@ impl Tables {
         false
     }
 
+    /// Take out the copies that can be in no meld even with every wild
+    /// token (repeated until nothing changes, as each removal can strand
+    /// another card): certain deadwood, with its penalty (plus the
+    /// rearrangement's unit per card). In rearrangement only hand copies
+    /// may stay, so table copies are never taken out.
+    fn certain_deadwood(
+        &self,
+        counts: &mut [u8; FACES],
+        tokens: usize,
+        arrange: Option<&Arrange>,
+    ) -> (Vec<usize>, u32) {
+        let mut dead = Vec::new();
+        let mut per_face = [0u8; FACES];
+        let mut paid = 0;
+        let unit = arrange.map_or(0, |a| a.unit);
+        loop {
+            let before = dead.len();
+            for f in 0..FACES {
+                while counts[f] > 0
+                    && arrange.is_none_or(|a| per_face[f] < a.optional[f])
+                    && !self.meldable(f, counts, tokens)
+                {
+                    counts[f] -= 1;
+                    per_face[f] += 1;
+                    dead.push(f);
+                    paid += self.penalty[f] + unit;
+                }
+            }
+            if dead.len() == before {
+                return (dead, paid);
+            }
+        }
+    }
+
     /// How many wild tokens can form melds of their own: the largest v ≤ u
     /// that splits into melds of min_len..=cap tokens each.
     fn all_wild_capacity(&self, u: usize) -> usize {
@@ -437,6 +471,14 @@ fn keeps_an_original(t: &Tables, originals: &[Vec<usize>], shape: &Shape) -> boo
             None => false,
         })
     })
+}
+
+/// How many shapes hold no whole original meld (the changed melds).
+fn changed_melds(t: &Tables, originals: &[Vec<usize>], shapes: &[Shape]) -> usize {
+    shapes
+        .iter()
+        .filter(|s| !keeps_an_original(t, originals, s))
+        .count()
 }
 
 /// Faces of a shape, tokens included (as the faces they stand for).
@@ -650,24 +692,22 @@ impl Search<'_> {
             // The most tokens melded among themselves that still meets the
             // goal (keeping a card to discard may need one fewer).
             let counts = |has_wild: bool| !(g.naturals_only && has_wild);
-            let base: Vec<u32> = self
-                .values
-                .iter()
-                .filter(|(_, w)| counts(*w))
-                .map(|(x, _)| *x)
-                .collect();
+            let counted = self.values.iter().filter(|(_, w)| counts(*w));
+            let (base_sum, base_max) =
+                counted.fold((0u32, 0u32), |(s, m), &(x, _)| (s + x, m.max(x)));
             let mut met = None;
             for cand in (0..=v).rev() {
                 if self.t.all_wild_split[cand].is_none() {
                     continue;
                 }
-                let mut vals = base.clone();
-                if cand > 0 && !g.naturals_only && !g.joker_zero {
-                    vals.push(self.t.all_wild_value.get(cand).copied().unwrap_or(0));
-                }
-                let total = g.extra + vals.iter().sum::<u32>();
+                let wild_value = if cand > 0 && !g.naturals_only && !g.joker_zero {
+                    self.t.all_wild_value.get(cand).copied().unwrap_or(0)
+                } else {
+                    0
+                };
+                let total = g.extra + base_sum + wild_value;
                 let reached = if g.single_meld {
-                    vals.iter().copied().max().unwrap_or(0) >= g.threshold
+                    base_max.max(wild_value) >= g.threshold
                 } else {
                     total >= g.threshold
                 };
@@ -1185,12 +1225,10 @@ impl<'r> PartitionSolver<'r> {
         }
         let search = self.search_full(counts, &wild_cards, None, Some(arrange));
         let stopped = search.arrange.as_ref().is_some_and(|a| a.stopped);
-        let changes = search.best.as_ref().map_or(0, |b| {
-            b.shapes
-                .iter()
-                .filter(|s| !search.keeps_an_original(s))
-                .count()
-        });
+        let changes = match (&search.best, &search.arrange) {
+            (Some(b), Some(a)) => changed_melds(&self.tables, &a.originals, &b.shapes),
+            _ => 0,
+        };
         let best = search.best.as_ref().map(|b| self.build(b, wild_cards));
         (best, stopped, changes)
     }
@@ -1208,24 +1246,7 @@ impl<'r> PartitionSolver<'r> {
             return None;
         }
         // Hand copies that fit no meld at all stay in the hand, paid upfront.
-        let mut dead = Vec::new();
-        let mut paid = 0u32;
-        loop {
-            let before = dead.len();
-            for f in 0..FACES {
-                while counts[f] > 0
-                    && dead.iter().filter(|&&d| d == f).count() < usize::from(arrange.optional[f])
-                    && !t.meldable(f, &counts, wild_cards.len())
-                {
-                    counts[f] -= 1;
-                    dead.push(f);
-                    paid += t.penalty[f] + arrange.unit;
-                }
-            }
-            if dead.len() == before {
-                break;
-            }
-        }
+        let (dead, paid) = t.certain_deadwood(&mut counts, wild_cards.len(), Some(arrange));
         let mut optional = arrange.optional;
         for &f in &dead {
             optional[f] -= 1;
@@ -1260,11 +1281,7 @@ impl<'r> PartitionSolver<'r> {
             Some(mut b) => {
                 b.dead.extend(dead);
                 b.deadwood += paid;
-                let changes = b
-                    .shapes
-                    .iter()
-                    .filter(|s| !keeps_an_original(t, &arrange.originals, s))
-                    .count();
+                let changes = changed_melds(t, &arrange.originals, &b.shapes);
                 (Some(self.build(&b, wild_cards.to_vec())), changes)
             }
             None => (None, 0),
@@ -1348,27 +1365,7 @@ impl<'r> PartitionSolver<'r> {
     ) -> Search<'_> {
         let t = &self.tables;
         let tokens = wild_cards.len();
-        let mut dead = Vec::new();
-        let mut deadwood = 0;
-        loop {
-            let mut changed = false;
-            for f in 0..FACES {
-                let may_drop = |dead: &[usize]| {
-                    arrange.as_ref().is_none_or(|a| {
-                        dead.iter().filter(|&&d| d == f).count() < usize::from(a.optional[f])
-                    })
-                };
-                while counts[f] > 0 && may_drop(&dead) && !t.meldable(f, &counts, tokens) {
-                    counts[f] -= 1;
-                    dead.push(f);
-                    deadwood += t.penalty[f] + arrange.as_ref().map_or(0, |a| a.unit);
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
+        let (dead, deadwood) = t.certain_deadwood(&mut counts, tokens, arrange.as_ref());
         let remaining = counts.iter().map(|&c| usize::from(c)).sum();
         let mut dead_per_face = [0u8; FACES];
         for &f in &dead {
