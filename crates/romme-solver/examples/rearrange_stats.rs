@@ -1,7 +1,8 @@
 //! Timing of table rearrangement on random positions: 20–60 table cards in
-//! valid melds (some with jokers) and a 14-card hand, under `offen`.
+//! valid melds (some with jokers) and a 14-card hand, under `offen` (free
+//! rearrangement) or, with `RULES=raeuber`, Räuber robbing.
 //!
-//! `cargo run --release -p romme-solver --example rearrange_stats -- [POSITIONS [TABLE_CARDS]]`
+//! `[RULES=raeuber] cargo run --release -p romme-solver --example rearrange_stats -- [POSITIONS [TABLE_CARDS]]`
 
 use std::time::Instant;
 
@@ -18,12 +19,14 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(1000);
-    let Some(Ok(rules)) = presets::load("offen") else {
+    let name = std::env::var("RULES").unwrap_or_else(|_| "offen".into());
+    let Some(Ok(rules)) = presets::load(&name) else {
+        eprintln!("unknown preset {name}");
         return;
     };
     let checker = MeldChecker::new(&rules, None).expect("checker");
     println!(
-        "preset offen, {n} positions per row, 14-card hand, one core, default limits (3,000,000 nodes)"
+        "preset {name}, {n} positions per row, 14-card hand, one core, default limits (3,000,000 nodes)"
     );
     println!(
         "{:<16} {:>10} {:>10} {:>10} {:>10} {:>8} {:>10}",

@@ -37,6 +37,7 @@ use thiserror::Error;
 use crate::layoff::lay_offs;
 use crate::multiset::{minus, remove};
 use crate::partition::{Arrange, CHANGE_SCALE, FACES, PartitionSolver};
+use crate::rob::{RobProblem, rob};
 
 /// How long a rearrangement search may run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,15 +123,11 @@ pub fn rearrange(
     hand: &[CardKind],
     limits: Limits,
 ) -> Result<Rearrangement, RearrangeError> {
-    match rules.turn.rearrange {
+    let robbing = match rules.turn.rearrange {
         Rearrange::None => return Err(RearrangeError::NotAllowed),
-        Rearrange::Rob => {
-            return Err(RearrangeError::Unsupported(
-                "Räuber robbing (turn.rearrange = \"rob\") is not available in this version".into(),
-            ));
-        }
-        Rearrange::Free => {}
-    }
+        Rearrange::Rob => true,
+        Rearrange::Free => false,
+    };
     let checker = MeldChecker::new(rules, round)?;
     checker.check_cards(hand)?;
     let solver = PartitionSolver::new(rules, round)?;
@@ -152,7 +149,7 @@ pub fn rearrange(
         }
     }
     let is_wild_on_table = |c: &TableCard| c.card.face() != Some(c.face);
-    if wilds_limited(rules) && cards.iter().any(is_wild_on_table) {
+    if !robbing && wilds_limited(rules) && cards.iter().any(is_wild_on_table) {
         return Err(RearrangeError::Unsupported(
             "rearranging a table with jokers under wild-card limits is not available in this version".into(),
         ));
@@ -257,10 +254,48 @@ pub fn rearrange(
             stopped: false,
             incumbent,
         };
-        let (found, stopped, changed) = solver.arrange(counts, wild_cards, arrange);
-        optimal &= !stopped;
+        let found = if robbing {
+            let now = melds_of(&on_table, table.len());
+            let problem = RobProblem {
+                checker: &checker,
+                rules,
+                round,
+                table: &now,
+                kinds: &kinds,
+                hand: &hand_now,
+                unit: UNIT,
+                node_limit: limits.nodes,
+                deadline,
+                incumbent,
+            };
+            let (found, stopped) = rob(&problem)?;
+            optimal &= !stopped;
+            match found {
+                Some(r) => {
+                    let done = finish(rules, round, &checker, &cards, hand, r.table, r.changed)?;
+                    let mut left = r.hand;
+                    left.sort();
+                    if left != done.hand {
+                        return Err(RearrangeError::Internal(
+                            "the robbing search lost track of the hand".into(),
+                        ));
+                    }
+                    Some(done)
+                }
+                None => None,
+            }
+        } else {
+            let (found, stopped, changed) = solver.arrange(counts, wild_cards, arrange);
+            optimal &= !stopped;
+            match found {
+                Some(p) => Some(assemble(
+                    rules, round, &checker, &cards, &on_table, hand, p, changed,
+                )?),
+                None => None,
+            }
+        };
         let result = match found {
-            Some(p) => assemble(rules, round, &checker, &cards, &on_table, hand, p, changed)?,
+            Some(r) => r,
             None => match baseline {
                 Some(b) => b,
                 None => continue,
@@ -276,7 +311,7 @@ pub fn rearrange(
         let key = (
             u32::try_from(result.hand.len()).unwrap_or(u32::MAX),
             left_value as usize,
-            changed,
+            result.changed,
         );
         if best.as_ref().is_none_or(|(_, k)| key < *k) {
             best = Some((result, key));
@@ -398,7 +433,7 @@ fn assemble(
         .filter(|c| c.card.face() != Some(c.face))
         .map(|c| (c.face, c.card))
         .collect();
-    let mut melds: Vec<Vec<MeldCard>> = p
+    let melds: Vec<Vec<MeldCard>> = p
         .melds
         .into_iter()
         .map(|meld| {
@@ -421,7 +456,33 @@ fn assemble(
                 .collect()
         })
         .collect();
-    // Canonical order: by the first card's face, then length.
+    finish(rules, round, checker, original, hand, melds, changed)
+}
+
+/// The table cards (after exchanges) grouped back into their melds, jokers
+/// declared.
+fn melds_of(cards: &[TableCard], n: usize) -> Vec<Vec<MeldCard>> {
+    let mut melds = vec![Vec::new(); n];
+    for c in cards {
+        let stands_for = (c.card.face() != Some(c.face) || c.card.is_joker()).then_some(c.face);
+        melds[c.meld].push(MeldCard {
+            card: c.card,
+            stands_for,
+        });
+    }
+    melds
+}
+
+/// The new table in canonical order, with what was placed, freed and left.
+fn finish(
+    rules: &Ruleset,
+    round: Option<u8>,
+    checker: &MeldChecker,
+    original: &[TableCard],
+    hand: &[CardKind],
+    mut melds: Vec<Vec<MeldCard>>,
+    changed: usize,
+) -> Result<Rearrangement, RearrangeError> {
     for m in &mut melds {
         let d = checker.check(m).map_err(|e| {
             RearrangeError::Internal(format!("{}: {e}", romme_core::notation::format_cards(m)))

@@ -1,0 +1,804 @@
+//! Räuber robbing (`turn.rearrange = "rob"`, `002`, `003`): the exact
+//! search for the best turn when a player may take single cards or whole
+//! melds from the table, provided every robbed card is melded again at once
+//! in a new meld together with own cards, and what remains of a meld is
+//! still valid.
+//!
+//! Readings, as a club player would apply them:
+//! * A new meld that holds robbed cards must hold at least one hand card
+//!   ("sofort wieder mit eigenen Karten zu einer neuen Meldung"). The text's
+//!   example: a set of four robbed and joined with two hand cards of that
+//!   rank into two new sets of three.
+//! * Robbing single cards must leave valid melds of at least three cards
+//!   ("Durch das Fortnehmen dürfen keine unvollständigen Sätze und Sequenzen
+//!   entstehen", `002`; "die liegenbleibende Restmeldung mindestens noch aus
+//!   drei Karten", `003`). Taking a card from the middle of a long run is
+//!   allowed when both pieces keep three cards or more each; what remains
+//!   keeps its jokers' declarations.
+//! * Laying off is robbing a whole meld and melding it again with own cards:
+//!   both give the same table, so the search only knows new melds. A robbed
+//!   whole meld may therefore also be extended by robbed single cards as
+//!   long as an own card joins it.
+//! * A robbed joker is free: the new meld may declare it anew.
+//! * The search does not know who owns which meld; the engine decides which
+//!   melds a player may rob ("fremde Meldungen").
+//!
+//! The objective is the one of [`crate::rearrange`]: fewest cards left in
+//! the hand, then fewest points left, then fewest changed melds. The search
+//! is a depth-first branch and bound over the hand cards in a fixed order:
+//! each card either starts a new meld (with later hand cards and table cards
+//! that are still on the table) or stays in the hand. It is deterministic and
+//! honours a node limit and a deadline.
+
+use std::collections::HashSet;
+use std::time::Instant;
+
+use romme_core::card::{CardKind, Face, Rank, Suit};
+use romme_core::meld::{MeldChecker, MeldKind};
+use romme_core::notation::MeldCard;
+use romme_core::penalty::card_points;
+use romme_core::ruleset::{Ruleset, SetSuits, WildShare};
+
+use crate::partition::CHANGE_SCALE;
+use crate::rearrange::RearrangeError;
+
+/// One robbing problem: the table (jokers declared), the hand, the limits.
+pub(crate) struct RobProblem<'a> {
+    pub checker: &'a MeldChecker<'a>,
+    pub rules: &'a Ruleset,
+    pub round: Option<u8>,
+    /// Table melds, each in meld order.
+    pub table: &'a [Vec<MeldCard>],
+    /// Set or run, per table meld.
+    pub kinds: &'a [MeldKind],
+    pub hand: &'a [CardKind],
+    /// Cost of each card left in the hand beyond its points.
+    pub unit: u32,
+    pub node_limit: u64,
+    pub deadline: Option<Instant>,
+    /// The cost to beat (cards left × (unit + points) × scale + changes).
+    pub incumbent: u64,
+}
+
+/// The best turn found.
+pub(crate) struct Robbed {
+    /// The new table, melds in meld order (not yet in canonical order).
+    pub table: Vec<Vec<MeldCard>>,
+    /// Hand cards left.
+    pub hand: Vec<CardKind>,
+    /// Melds of the new table that hold no whole original meld.
+    pub changed: usize,
+}
+
+/// A card the search can move: a hand card or a card on the table.
+#[derive(Debug, Clone, Copy)]
+struct Item {
+    card: CardKind,
+    /// The face of a natural card; `None` for a wild card (a joker or a
+    /// round wild), which a new meld may declare freely.
+    natural: Option<Face>,
+    /// Table position: meld and index, or `None` for a hand card.
+    at: Option<(usize, usize)>,
+    /// Cost of leaving it in the hand (hand cards only).
+    cost: u64,
+}
+
+/// How a generated meld was built, for the quick validity test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// Naturals of one rank (suits as the rules require) plus wilds.
+    Set,
+    /// Naturals along the line with `gaps` inner gaps; `room` more wild
+    /// cards fit at the ends.
+    Run { gaps: usize, room: usize },
+    /// Wild cards only.
+    Wild,
+}
+
+/// A generated meld before the validity test: items and form.
+type Raw = Vec<(Vec<usize>, Form, usize)>;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Status {
+    Open,
+    Placed,
+    Left,
+}
+
+struct Search<'p, 'a> {
+    p: &'p RobProblem<'a>,
+    items: Vec<Item>,
+    hand_len: usize,
+    /// Items of each natural face (hand copies first, in hand order).
+    by_face: Vec<Vec<usize>>,
+    /// Wild items (hand wilds first, in hand order).
+    wilds: Vec<usize>,
+    suits: Vec<Suit>,
+    /// The rank line runs follow, and whether it wraps around.
+    line: Vec<Rank>,
+    cyclic: bool,
+    max_set: usize,
+    distinct_ranks: usize,
+    status: Vec<Status>,
+    /// Item taken: placed from the hand or robbed from the table.
+    used: Vec<bool>,
+    robbed: Vec<u64>,
+    new_melds: Vec<Vec<usize>>,
+    left_cost: u64,
+    changed: usize,
+    nodes: u64,
+    stopped: bool,
+    best_cost: u64,
+    best: Option<Robbed>,
+    error: Option<RearrangeError>,
+}
+
+/// Search for the best robbing turn that beats `p.incumbent`. Returns it
+/// (if any) and whether a limit stopped the search.
+pub(crate) fn rob(p: &RobProblem) -> Result<(Option<Robbed>, bool), RearrangeError> {
+    let mut s = Search::new(p);
+    s.dfs(0);
+    if let Some(e) = s.error {
+        return Err(e);
+    }
+    Ok((s.best, s.stopped))
+}
+
+impl<'p, 'a> Search<'p, 'a> {
+    fn new(p: &'p RobProblem<'a>) -> Self {
+        let rules = p.rules;
+        let checker = p.checker;
+        let leave = |c: CardKind| u64::from(card_points(rules, c, p.round) + p.unit);
+        // Hand order: naturals by face, then wild cards by kind.
+        let mut hand: Vec<CardKind> = p.hand.to_vec();
+        hand.sort_by_key(|&c| (checker.is_wild(c), c));
+        let mut items: Vec<Item> = hand
+            .iter()
+            .map(|&c| Item {
+                card: c,
+                natural: if checker.is_wild(c) { None } else { c.face() },
+                at: None,
+                cost: leave(c),
+            })
+            .collect();
+        let hand_len = items.len();
+        for (m, meld) in p.table.iter().enumerate() {
+            for (i, mc) in meld.iter().enumerate() {
+                items.push(Item {
+                    card: mc.card,
+                    natural: if checker.is_wild(mc.card) {
+                        None
+                    } else {
+                        mc.card.face()
+                    },
+                    at: Some((m, i)),
+                    cost: 0,
+                });
+            }
+        }
+        let mut by_face = vec![Vec::new(); 65];
+        let mut wilds = Vec::new();
+        for (k, it) in items.iter().enumerate() {
+            match it.natural {
+                Some(f) => by_face[f.index()].push(k),
+                None => wilds.push(k),
+            }
+        }
+        let runs = &rules.melds.runs;
+        let ranks = rules.deck.kind.ranks();
+        let plain: Vec<Rank> = ranks.iter().copied().filter(|&r| r != Rank::Ace).collect();
+        let has_ace = ranks.contains(&Rank::Ace);
+        let cyclic = has_ace && runs.wrap_around;
+        let mut line = Vec::new();
+        if has_ace && runs.ace_low && !cyclic {
+            line.push(Rank::Ace);
+        }
+        line.extend(plain);
+        if has_ace && (runs.ace_high || cyclic) {
+            line.push(Rank::Ace);
+        }
+        let max_set = match (rules.melds.sets.suits, rules.melds.sets.max_len.get()) {
+            (_, Some(m)) => usize::from(m),
+            (SetSuits::Distinct, None) => rules.deck.kind.suits().len(),
+            (SetSuits::Any, None) => usize::MAX,
+        };
+        let n = items.len();
+        Search {
+            p,
+            items,
+            hand_len,
+            by_face,
+            wilds,
+            suits: rules.deck.kind.suits().to_vec(),
+            line,
+            cyclic,
+            max_set,
+            distinct_ranks: ranks.len(),
+            status: vec![Status::Open; hand_len],
+            used: vec![false; n],
+            robbed: vec![0; p.table.len()],
+            new_melds: Vec::new(),
+            left_cost: 0,
+            changed: 0,
+            nodes: 0,
+            stopped: false,
+            best_cost: p.incumbent,
+            best: None,
+            error: None,
+        }
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self.stopped || self.error.is_some() {
+            return true;
+        }
+        self.nodes += 1;
+        if self.nodes > self.p.node_limit
+            || (self.nodes % 256 == 0 && self.p.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn bound(&self) -> u64 {
+        self.left_cost * CHANGE_SCALE + self.changed as u64
+    }
+
+    fn dfs(&mut self, from: usize) {
+        if self.out_of_budget() || self.bound() >= self.best_cost {
+            return;
+        }
+        let Some(a) = (from..self.hand_len).find(|&k| self.status[k] == Status::Open) else {
+            self.leaf();
+            return;
+        };
+        // Open hand cards that fit no meld any more stay in the hand.
+        let wild_free = (0..self.items.len())
+            .filter(|&k| self.items[k].natural.is_none() && self.free(k))
+            .count();
+        let stuck: Vec<bool> = (0..self.hand_len)
+            .map(|k| self.status[k] == Status::Open && self.stuck(k, wild_free))
+            .collect();
+        let stuck_cost: u64 = (0..self.hand_len)
+            .filter(|&k| stuck[k])
+            .map(|k| self.items[k].cost)
+            .sum();
+        if self.bound() + stuck_cost * CHANGE_SCALE >= self.best_cost {
+            return;
+        }
+        let candidates = if stuck[a] {
+            Vec::new()
+        } else {
+            self.candidates(a)
+        };
+        for cand in candidates {
+            let whole = self.apply(&cand);
+            if self.can_finish() {
+                self.dfs(a + 1);
+            }
+            self.undo(&cand, whole);
+            if self.stopped || self.error.is_some() {
+                return;
+            }
+        }
+        // The anchor stays in the hand, and with it every open copy of the
+        // same card (a copy used later could as well have been this one).
+        let card = self.items[a].card;
+        let left: Vec<usize> = (a..self.hand_len)
+            .filter(|&k| self.status[k] == Status::Open && self.items[k].card == card)
+            .collect();
+        for &k in &left {
+            self.status[k] = Status::Left;
+            self.left_cost += self.items[k].cost;
+        }
+        self.dfs(a + 1);
+        for &k in &left {
+            self.status[k] = Status::Open;
+            self.left_cost -= self.items[k].cost;
+        }
+    }
+
+    /// Take a candidate meld. Returns whether it holds a whole original meld.
+    fn apply(&mut self, cand: &[usize]) -> bool {
+        for &k in cand {
+            self.used[k] = true;
+            match self.items[k].at {
+                Some((m, i)) => self.robbed[m] |= 1 << i,
+                None => self.status[k] = Status::Placed,
+            }
+        }
+        let whole = cand.iter().any(|&k| {
+            self.items[k]
+                .at
+                .is_some_and(|(m, _)| self.count_in(cand, m) == self.p.table[m].len())
+        });
+        if !whole {
+            self.changed += 1;
+        }
+        self.new_melds.push(cand.to_vec());
+        whole
+    }
+
+    /// How many cards of table meld `m` are in `cand`.
+    fn count_in(&self, cand: &[usize], m: usize) -> usize {
+        cand.iter()
+            .filter(|&&k| self.items[k].at.is_some_and(|(mm, _)| mm == m))
+            .count()
+    }
+
+    fn undo(&mut self, cand: &[usize], whole: bool) {
+        self.new_melds.pop();
+        if !whole {
+            self.changed -= 1;
+        }
+        for &k in cand {
+            self.used[k] = false;
+            match self.items[k].at {
+                Some((m, i)) => self.robbed[m] &= !(1 << i),
+                None => self.status[k] = Status::Open,
+            }
+        }
+    }
+
+    /// Pieces of table meld `m` still on the table: index ranges of its
+    /// cards (runs split where cards were robbed; a set stays one piece).
+    fn pieces(&self, m: usize) -> Vec<Vec<usize>> {
+        let len = self.p.table[m].len();
+        let mask = self.robbed[m];
+        let left: Vec<usize> = (0..len).filter(|i| mask >> i & 1 == 0).collect();
+        if self.p.kinds[m] == MeldKind::Set {
+            return if left.is_empty() {
+                Vec::new()
+            } else {
+                vec![left]
+            };
+        }
+        let mut out: Vec<Vec<usize>> = Vec::new();
+        for i in left {
+            match out.last_mut() {
+                Some(piece) if piece.last() == Some(&(i - 1)) => piece.push(i),
+                _ => out.push(vec![i]),
+            }
+        }
+        out
+    }
+
+    /// Cheap feasibility check after taking a meld: every piece too short to
+    /// stay must be robbed later, which needs an open hand card that could
+    /// share a meld with each of its cards.
+    fn can_finish(&self) -> bool {
+        let min = usize::from(self.p.rules.melds.min_len);
+        for m in 0..self.p.table.len() {
+            if self.robbed[m] == 0 {
+                continue;
+            }
+            for piece in self.pieces(m) {
+                if piece.len() >= min {
+                    continue;
+                }
+                for &i in &piece {
+                    let card = self.p.table[m][i].card;
+                    let ok = (0..self.hand_len).any(|k| {
+                        self.status[k] == Status::Open
+                            && match (self.items[k].natural, card.face()) {
+                                (Some(h), Some(t)) if !self.p.checker.is_wild(card) => {
+                                    h.rank == t.rank || h.suit == t.suit
+                                }
+                                _ => true,
+                            }
+                    });
+                    if !ok {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    fn leaf(&mut self) {
+        let mut changed = self.changed;
+        let mut kept: Vec<Vec<MeldCard>> = Vec::new();
+        for m in 0..self.p.table.len() {
+            let mask = self.robbed[m];
+            if mask == 0 {
+                kept.push(self.p.table[m].clone());
+                continue;
+            }
+            for piece in self.pieces(m) {
+                let cards: Vec<MeldCard> = piece.iter().map(|&i| self.p.table[m][i]).collect();
+                if cards.len() < usize::from(self.p.rules.melds.min_len) {
+                    return;
+                }
+                match self.p.checker.check(&cards) {
+                    Ok(d) => kept.push(d.ordered),
+                    Err(_) => return,
+                }
+                changed += 1;
+            }
+        }
+        let cost = self.left_cost * CHANGE_SCALE + changed as u64;
+        if cost >= self.best_cost {
+            return;
+        }
+        let mut table = kept;
+        for meld in &self.new_melds {
+            let kinds: Vec<CardKind> = meld.iter().map(|&k| self.items[k].card).collect();
+            match self.p.checker.best(&kinds) {
+                Ok(Some(d)) => table.push(d.ordered),
+                Ok(None) => {
+                    self.error = Some(RearrangeError::Internal(format!(
+                        "the robbing search built an invalid meld {}",
+                        romme_core::notation::format_cards(&kinds)
+                    )));
+                    return;
+                }
+                Err(e) => {
+                    self.error = Some(e.into());
+                    return;
+                }
+            }
+        }
+        let hand: Vec<CardKind> = (0..self.hand_len)
+            .filter(|&k| self.status[k] != Status::Placed)
+            .map(|k| self.items[k].card)
+            .collect();
+        self.best_cost = cost;
+        self.best = Some(Robbed {
+            table,
+            hand,
+            changed,
+        });
+    }
+
+    /// Whether open hand card `k` can no longer be in any meld: too few
+    /// free cards of its rank for a set and no window of a run around it
+    /// that the free cards and wild cards could fill (a relaxation: it
+    /// ignores what robbing would leave behind).
+    fn stuck(&self, k: usize, wild_free: usize) -> bool {
+        let Some(f) = self.items[k].natural else {
+            return false;
+        };
+        let min = usize::from(self.p.rules.melds.min_len);
+        let free_of = |face: Face| {
+            self.by_face[face.index()]
+                .iter()
+                .filter(|&&i| self.free(i))
+                .count()
+        };
+        let mixed = self.p.rules.melds.sets.suits == SetSuits::Any;
+        let set: usize = self
+            .suits
+            .iter()
+            .map(|&suit| {
+                let n = free_of(Face::new(f.rank, suit));
+                if mixed { n } else { n.min(1) }
+            })
+            .sum();
+        if set + wild_free >= min {
+            return false;
+        }
+        let len = self.line.len();
+        for p in (0..len).filter(|&p| self.line[p] == f.rank) {
+            for back in 0..min {
+                let Some(start) = (if self.cyclic {
+                    Some((p + len - back) % len)
+                } else {
+                    p.checked_sub(back)
+                }) else {
+                    continue;
+                };
+                if !self.cyclic && start + min > len {
+                    continue;
+                }
+                let missing = (0..min)
+                    .map(|i| (start + i) % len)
+                    .filter(|&q| q != p && free_of(Face::new(self.line[q], f.suit)) == 0)
+                    .count();
+                if missing <= wild_free {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    fn free(&self, k: usize) -> bool {
+        !self.used[k] && (k >= self.hand_len || self.status[k] == Status::Open)
+    }
+
+    /// Natural items of `face` a new meld may take: the first open hand copy
+    /// (or all of them, in order, when `all_copies`) and the first free card
+    /// of each table meld.
+    fn options(&self, face: Face, all_copies: bool) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut melds = Vec::new();
+        for &k in &self.by_face[face.index()] {
+            if !self.free(k) {
+                continue;
+            }
+            match self.items[k].at {
+                None => {
+                    if all_copies || !out.iter().any(|&o: &usize| self.items[o].at.is_none()) {
+                        out.push(k);
+                    }
+                }
+                Some((m, _)) => {
+                    if !melds.contains(&m) {
+                        melds.push(m);
+                        out.push(k);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Every new meld that holds hand card `a` as its first hand card, in
+    /// search order: most hand cards first, then fewest robbed cards.
+    fn candidates(&mut self, a: usize) -> Vec<Vec<usize>> {
+        let mut raw: Raw = Vec::new();
+        let wilds: Vec<usize> = self
+            .wilds
+            .iter()
+            .copied()
+            .filter(|&k| self.free(k))
+            .collect();
+        let anchor = self.items[a];
+        let ranks: Vec<Rank> = match anchor.natural {
+            Some(f) => vec![f.rank],
+            None => {
+                let mut r = self.line.clone();
+                r.sort_unstable();
+                r.dedup();
+                r
+            }
+        };
+        let suits: Vec<Suit> = match anchor.natural {
+            Some(f) => vec![f.suit],
+            None => self.suits.clone(),
+        };
+        // Sets.
+        for &rank in &ranks {
+            let mut per_suit: Vec<Vec<usize>> = Vec::new();
+            for &suit in &self.suits {
+                let all = self.p.rules.melds.sets.suits == SetSuits::Any;
+                per_suit.push(self.options(Face::new(rank, suit), all));
+            }
+            let mut chosen = Vec::new();
+            self.set_naturals(&per_suit, 0, &mut chosen, a, &wilds, &mut raw);
+        }
+        // Runs.
+        for &suit in &suits {
+            for lo in 0..self.line.len() {
+                let mut chosen = Vec::new();
+                self.run_naturals(suit, lo, 0, 0, &mut chosen, a, &wilds, &mut raw);
+            }
+        }
+        // All-wild melds.
+        if anchor.natural.is_none() && self.p.rules.melds.wilds.all_wild {
+            self.with_wilds(&[], Form::Wild, a, &wilds, &mut raw);
+        }
+        let mut seen = HashSet::new();
+        let mut out: Vec<(Vec<usize>, (usize, u64, bool))> = Vec::new();
+        for (mut cand, form, wild_count) in raw {
+            cand.sort_unstable();
+            if !seen.insert(cand.clone()) {
+                continue;
+            }
+            self.nodes += 1;
+            let naturals = cand.len() - wild_count;
+            let valid = match self.quick_valid(form, naturals, wild_count) {
+                Some(v) => v,
+                None => {
+                    let kinds: Vec<CardKind> = cand.iter().map(|&k| self.items[k].card).collect();
+                    match self.p.checker.is_valid(&kinds) {
+                        Ok(v) => v,
+                        Err(e) => {
+                            self.error = Some(e.into());
+                            return Vec::new();
+                        }
+                    }
+                }
+            };
+            if !valid {
+                continue;
+            }
+            let hand = cand.iter().filter(|&&k| k < self.hand_len).count();
+            let value: u64 = cand.iter().map(|&k| self.items[k].cost).sum();
+            let whole = cand.iter().any(|&k| {
+                self.items[k].at.is_some_and(|(m, _)| {
+                    self.robbed[m] == 0 && self.count_in(&cand, m) == self.p.table[m].len()
+                })
+            });
+            out.push((cand, (hand, value, whole)));
+        }
+        // Most hand cards, most points placed, no change (a lay-off) first,
+        // fewest table cards.
+        out.sort_by(|x, y| {
+            (y.1.0, y.1.1, y.1.2, x.0.len())
+                .cmp(&(x.1.0, x.1.1, x.1.2, y.0.len()))
+                .then_with(|| x.0.cmp(&y.0))
+        });
+        out.into_iter().map(|(c, _)| c).collect()
+    }
+
+    /// Validity of a generated meld from its form and counts, when the
+    /// rules put no positional limit on wild cards; `None` asks the checker.
+    fn quick_valid(&self, form: Form, naturals: usize, wilds: usize) -> Option<bool> {
+        let w = &self.p.rules.melds.wilds;
+        if !(w.adjacent && w.at_run_ends) || w.round_wild {
+            return None;
+        }
+        let total = naturals + wilds;
+        if total < usize::from(self.p.rules.melds.min_len) {
+            return Some(false);
+        }
+        let share = match w.share {
+            WildShare::Any => true,
+            WildShare::FewerThanNaturals => wilds < naturals,
+            WildShare::AtMostNaturals => wilds <= naturals,
+        };
+        if !share || !w.max_per_meld.allows(wilds) {
+            return Some(false);
+        }
+        match form {
+            Form::Set => Some(total <= self.max_set),
+            // A run as long as the whole line needs the checker (two aces).
+            Form::Run { .. } => (total < self.distinct_ranks).then_some(true),
+            Form::Wild => Some(w.all_wild),
+        }
+    }
+    /// Choose at most one natural per suit (several with mixed sets), then
+    /// add wild cards.
+    #[allow(clippy::too_many_arguments)]
+    fn set_naturals(
+        &self,
+        per_suit: &[Vec<usize>],
+        s: usize,
+        chosen: &mut Vec<usize>,
+        a: usize,
+        wilds: &[usize],
+        raw: &mut Raw,
+    ) {
+        if chosen.len() > self.max_set {
+            return;
+        }
+        if s == per_suit.len() {
+            if !chosen.is_empty() {
+                self.with_wilds(chosen, Form::Set, a, wilds, raw);
+            }
+            return;
+        }
+        let opts = &per_suit[s];
+        let mixed = self.p.rules.melds.sets.suits == SetSuits::Any;
+        // Subsets of the options: hand copies only in order (prefix).
+        let n = opts.len();
+        let limit = if mixed { 1usize << n } else { n + 1 };
+        for pick in 0..limit {
+            let sel: Vec<usize> = if mixed {
+                (0..n)
+                    .filter(|i| pick >> i & 1 == 1)
+                    .map(|i| opts[i])
+                    .collect()
+            } else if pick == 0 {
+                Vec::new()
+            } else {
+                vec![opts[pick - 1]]
+            };
+            if mixed && !self.hand_prefix(opts, &sel) {
+                continue;
+            }
+            // The anchor, when natural, must be in the meld: its suit's
+            // choice must include it.
+            if let Some(f) = self.items[a].natural {
+                if f.suit == self.suits[s] && !sel.contains(&a) {
+                    continue;
+                }
+            }
+            let before = chosen.len();
+            chosen.extend_from_slice(&sel);
+            self.set_naturals(per_suit, s + 1, chosen, a, wilds, raw);
+            chosen.truncate(before);
+        }
+    }
+
+    /// Hand copies of a card are taken in hand order.
+    fn hand_prefix(&self, opts: &[usize], sel: &[usize]) -> bool {
+        let hand: Vec<usize> = opts
+            .iter()
+            .copied()
+            .filter(|&k| k < self.hand_len)
+            .collect();
+        let taken = sel.iter().filter(|&&k| k < self.hand_len).count();
+        hand[..taken].iter().all(|k| sel.contains(k))
+    }
+
+    /// Naturals of a run in `suit` starting at line position `lo`: each
+    /// further position takes a natural or is a gap for a wild card.
+    #[allow(clippy::too_many_arguments)]
+    fn run_naturals(
+        &self,
+        suit: Suit,
+        lo: usize,
+        k: usize,
+        gaps: usize,
+        chosen: &mut Vec<usize>,
+        a: usize,
+        wilds: &[usize],
+        raw: &mut Raw,
+    ) {
+        let len = self.line.len();
+        if k >= len || (!self.cyclic && lo + k >= len) {
+            return;
+        }
+        let rank = self.line[(lo + k) % len];
+        for o in self.options(Face::new(rank, suit), false) {
+            if chosen.contains(&o) {
+                continue;
+            }
+            chosen.push(o);
+            let has_anchor = self.items[a].natural.is_none() || chosen.contains(&a);
+            if has_anchor {
+                let room = if self.cyclic {
+                    len - (k + 1)
+                } else {
+                    lo + (len - 1 - (lo + k))
+                };
+                self.with_wilds(chosen, Form::Run { gaps, room }, a, wilds, raw);
+            }
+            self.run_naturals(suit, lo, k + 1, gaps, chosen, a, wilds, raw);
+            chosen.pop();
+        }
+        if k > 0 && gaps < wilds.len() {
+            self.run_naturals(suit, lo, k + 1, gaps + 1, chosen, a, wilds, raw);
+        }
+    }
+
+    /// Add wild cards to `naturals` (at least a run's gaps, at most what
+    /// fits): hand wilds of one kind in hand order, table wilds freely. A
+    /// wild anchor must be among them.
+    fn with_wilds(&self, naturals: &[usize], form: Form, a: usize, wilds: &[usize], raw: &mut Raw) {
+        let (min, most_extra) = match form {
+            Form::Run { gaps, room } => (gaps, room),
+            Form::Set | Form::Wild => (0, usize::MAX),
+        };
+        let need = min.max(usize::from(self.p.rules.melds.min_len).saturating_sub(naturals.len()));
+        let n = wilds.len().min(16);
+        let anchor_wild = self.items[a].natural.is_none();
+        let most = self
+            .p
+            .rules
+            .melds
+            .wilds
+            .max_per_meld
+            .get()
+            .map_or(usize::MAX, usize::from);
+        for pick in 0u32..(1 << n) {
+            let count = pick.count_ones() as usize;
+            if count < need || count > most || count - min > most_extra {
+                continue;
+            }
+            let sel: Vec<usize> = (0..n)
+                .filter(|i| pick >> i & 1 == 1)
+                .map(|i| wilds[i])
+                .collect();
+            // Hand copies of the same wild kind in order.
+            let ok = sel.iter().all(|&k| {
+                k >= self.hand_len
+                    || wilds
+                        .iter()
+                        .take_while(|&&w| w != k)
+                        .filter(|&&w| w < self.hand_len && self.items[w].card == self.items[k].card)
+                        .all(|w| sel.contains(w))
+            });
+            if !ok || (anchor_wild && !sel.contains(&a)) {
+                continue;
+            }
+            let mut cand = naturals.to_vec();
+            cand.extend_from_slice(&sel);
+            raw.push((cand, form, count));
+        }
+    }
+}

@@ -1,0 +1,272 @@
+//! Räuber robbing (`raeuber`, `002`/`003`): the text's worked example,
+//! what robbing may and may not do compared with free rearrangement, and the
+//! optimum against a brute-force reference on small positions.
+
+mod common;
+
+use common::*;
+
+use proptest::prelude::*;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use romme_core::notation::format_cards;
+use romme_core::penalty::hand_points;
+use romme_core::{CardKind, Face, MeldCard, Rank, Suit};
+use romme_solver::{Limits, rearrange};
+
+#[test]
+fn a_robbed_set_of_four_makes_two_new_sets_of_three_003() {
+    // 003: "Einen Vierersatz kann man beispielsweise rauben und mit zwei
+    // gleichrangigen Karten aus der Hand zu zwei neuen Dreier-Sätzen verbinden."
+    let r = preset("raeuber");
+    let t = table(&["7h 7s 7c 7d"]);
+    let hand = cards("7h 7s Kd");
+    let out = rearrange(&r, None, &t, &hand, Limits::default()).expect("ok");
+    assert_valid(&r, &t, &hand, &out);
+    assert!(out.optimal);
+    assert_eq!(sorted(out.placed.clone()), cards("7h 7s"));
+    assert_eq!(out.hand, cards("Kd"));
+    assert_eq!(out.table.len(), 2);
+    assert!(out.table.iter().all(|m| m.len() == 3));
+}
+
+#[test]
+fn a_single_card_may_be_robbed_when_three_remain() {
+    let r = preset("raeuber");
+    let t = table(&["5h 6h 7h 8h"]);
+    let hand = cards("5s 5c");
+    let out = rearrange(&r, None, &t, &hand, Limits::default()).expect("ok");
+    assert_valid(&r, &t, &hand, &out);
+    assert_eq!(sorted(out.placed.clone()), cards("5c 5s"));
+    assert_eq!(out.changed, 2, "the shortened run and the new set");
+}
+
+#[test]
+fn a_three_card_meld_gives_no_single_card() {
+    let r = preset("raeuber");
+    let t = table(&["5h 6h 7h", "8h 8s 8c 8d"]);
+    let hand = cards("5s 5c");
+    let out = rearrange(&r, None, &t, &hand, Limits::default()).expect("ok");
+    assert_valid(&r, &t, &hand, &out);
+    assert!(out.optimal);
+    // Free rearrangement can move 8h to 6h 7h and use 5h: 6h 7h 8h is a new
+    // meld of table cards only, which robbing does not allow.
+    assert!(out.placed.is_empty(), "{out:?}");
+    let free = rearrange(&preset("offen"), None, &t, &hand, Limits::default()).expect("ok");
+    assert_eq!(free.placed.len(), 2);
+}
+
+#[test]
+fn robbing_from_the_middle_leaves_two_valid_pieces() {
+    let r = preset("raeuber");
+    let t = table(&["4h 5h 6h 7h 8h 9h 10h"]);
+    let hand = cards("7s 7c");
+    let out = rearrange(&r, None, &t, &hand, Limits::default()).expect("ok");
+    assert_valid(&r, &t, &hand, &out);
+    assert_eq!(out.placed.len(), 2);
+    assert_eq!(
+        out.table.len(),
+        3,
+        "4h-6h, 8h-10h and the new set of sevens"
+    );
+    // With a shorter run the pieces would be too short.
+    let t = table(&["5h 6h 7h 8h 9h"]);
+    let out = rearrange(&r, None, &t, &hand, Limits::default()).expect("ok");
+    assert!(out.placed.is_empty(), "{out:?}");
+}
+
+#[test]
+fn laying_off_is_still_allowed_and_robbed_cards_may_join_it() {
+    let r = preset("raeuber");
+    // 9h is laid off: no change to the table.
+    let t = table(&["6h 7h 8h", "Ks Kd Kc"]);
+    let out = rearrange(&r, None, &t, &cards("9h"), Limits::default()).expect("ok");
+    assert_eq!(out.placed, cards("9h"));
+    assert_eq!(out.changed, 0);
+    // 10h needs the 9h of a set of four: rob it and meld 6h-10h with 10h.
+    let t = table(&["6h 7h 8h", "9h 9s 9c 9d"]);
+    let out = rearrange(&r, None, &t, &cards("10h"), Limits::default()).expect("ok");
+    assert_valid(&r, &t, &cards("10h"), &out);
+    assert_eq!(out.placed, cards("10h"));
+}
+
+#[test]
+fn robbed_jokers_may_be_declared_anew_and_remainders_keep_theirs() {
+    let r = preset("raeuber");
+    let t = table(&["5h 6h 7h *=8h"]);
+    let hand = cards("Qs Qc");
+    let out = rearrange(&r, None, &t, &hand, Limits::default()).expect("ok");
+    assert_valid(&r, &t, &hand, &out);
+    assert_eq!(sorted(out.placed.clone()), cards("Qc Qs"), "{out:?}");
+    assert!(
+        out.table.iter().any(|m| format_cards(m).contains("*=Q")),
+        "the robbed joker now stands for a queen: {out:?}"
+    );
+    assert!(out.table.iter().any(|m| format_cards(m) == "5h 6h 7h"));
+}
+
+#[test]
+fn the_answer_is_canonical() {
+    let r = preset("raeuber");
+    let t = table(&["2c 3c 4c 5c 6c", "9h 9s 9c 9d", "Jd Qd Kd Ad"]);
+    let hand = cards("6s 6h 9h 10d * Ah Ac 3d");
+    let a = rearrange(&r, None, &t, &hand, Limits::default()).expect("ok");
+    assert_valid(&r, &t, &hand, &a);
+    assert!(a.optimal);
+    assert_eq!(
+        rearrange(&r, None, &t, &hand, Limits::default()).expect("ok"),
+        a
+    );
+}
+
+/// A crowded small position: melds of 3–5 cards and a hand of up to four
+/// cards, all from ranks 5–9 in two or three suits, so that the cards of
+/// different melds could be combined in many ways (where robbing and free
+/// rearrangement differ). At most 13 cards in all.
+fn crowded(seed: u64) -> (Vec<Vec<MeldCard>>, Vec<CardKind>) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let suits = &Suit::FRENCH[..rng.random_range(2..=3)];
+    let rank = |n: u8| Rank::from_number(n).expect("rank");
+    let mut copies = std::collections::HashMap::<CardKind, usize>::new();
+    let mut take = |c: CardKind, copies: &mut std::collections::HashMap<CardKind, usize>| {
+        let n = copies.entry(c).or_insert(0);
+        *n += 1;
+        *n <= 2
+    };
+    let mut t: Vec<Vec<MeldCard>> = Vec::new();
+    let mut total = 0;
+    // Half the time start with the pattern where the two differ: a run of
+    // three next to a set of four that holds the run's next card.
+    if rng.random_bool(0.5) {
+        let suit = suits[0];
+        let lo = rng.random_range(5..=7u8);
+        let run: Vec<CardKind> = (0..3)
+            .map(|i| CardKind::Natural(Face::new(rank(lo + i), suit)))
+            .collect();
+        let next = if rng.random_bool(0.5) { lo + 3 } else { lo - 1 };
+        let set: Vec<CardKind> = Suit::FRENCH
+            .iter()
+            .map(|&s| CardKind::Natural(Face::new(rank(next), s)))
+            .collect();
+        for meld in [run, set] {
+            for &c in &meld {
+                take(c, &mut copies);
+            }
+            total += meld.len();
+            t.push(meld.into_iter().map(MeldCard::plain).collect());
+        }
+    }
+    for _ in 0..rng.random_range(0..=2) {
+        let len = rng.random_range(3..=5usize);
+        let meld: Vec<CardKind> = if rng.random_bool(0.5) {
+            let len = if rng.random_bool(0.5) { 3 } else { len };
+            let suit = suits[rng.random_range(0..suits.len())];
+            let lo = rng.random_range(5..=(10 - len as u8));
+            (0..len as u8)
+                .map(|i| CardKind::Natural(Face::new(rank(lo + i), suit)))
+                .collect()
+        } else {
+            let r = rank(rng.random_range(5..=9));
+            Suit::FRENCH
+                .iter()
+                .take(if rng.random_bool(0.6) { 4 } else { 3 })
+                .map(|&s| CardKind::Natural(Face::new(r, s)))
+                .collect()
+        };
+        if total + meld.len() > 10 {
+            break;
+        }
+        let mut trial = copies.clone();
+        if meld.iter().all(|&c| take(c, &mut trial)) {
+            copies = trial;
+            total += meld.len();
+            t.push(meld.into_iter().map(MeldCard::plain).collect());
+        }
+    }
+    let mut hand = Vec::new();
+    // Often two cards that would make a set with a card of a table run.
+    let on_table: Vec<Face> = t.iter().flatten().filter_map(|c| c.card.face()).collect();
+    if !on_table.is_empty() && rng.random_bool(0.7) {
+        let f = on_table[rng.random_range(0..on_table.len())];
+        for &s in Suit::FRENCH.iter().filter(|&&s| s != f.suit).take(2) {
+            let c = CardKind::Natural(Face::new(f.rank, s));
+            if total + hand.len() < 13 && take(c, &mut copies) {
+                hand.push(c);
+            }
+        }
+    }
+    for _ in 0..rng.random_range(0..=2) {
+        if total + hand.len() >= 13 {
+            break;
+        }
+        let c = if rng.random_bool(0.1) {
+            CardKind::Joker
+        } else {
+            let suit = suits[rng.random_range(0..suits.len())];
+            CardKind::Natural(Face::new(rank(rng.random_range(4..=10)), suit))
+        };
+        if c.is_joker() || take(c, &mut copies) {
+            hand.push(c);
+        }
+    }
+    (t, hand)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(250))]
+
+    /// On crowded positions robbing must match the reference exactly, and
+    /// free rearrangement (a superset of moves) never places fewer cards.
+    #[test]
+    fn crowded_optimum_equals_the_reference(seed in any::<u64>()) {
+        let rules = preset("raeuber");
+        let (t, hand) = crowded(seed);
+        prop_assume!(!t.is_empty());
+        let r = rearrange(&rules, None, &t, &hand, Limits::default()).expect("solves");
+        assert_valid(&rules, &t, &hand, &r);
+        prop_assert!(r.optimal);
+        let want = reference(&rules, &t, &hand, true);
+        prop_assert_eq!(
+            (r.hand.len(), hand_points(&rules, &r.hand, None)),
+            want,
+            "table {:?} hand {}",
+            t.iter().map(|m| format_cards(m)).collect::<Vec<_>>(),
+            format_cards(&hand)
+        );
+        let free = reference(&rules, &t, &hand, false);
+        prop_assert!(free <= want);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(120))]
+
+    #[test]
+    fn optimum_equals_the_reference(seed in any::<u64>(), melds in 1usize..=3, hand_size in 1usize..=4) {
+        let rules = preset("raeuber");
+        let (t, hand) = position_sized(seed, melds, hand_size, 5);
+        prop_assume!(!t.is_empty());
+        prop_assume!(t.iter().flatten().count() + hand.len() <= 13);
+        let r = rearrange(&rules, None, &t, &hand, Limits::default()).expect("solves");
+        assert_valid(&rules, &t, &hand, &r);
+        prop_assert!(r.optimal);
+        let (left, left_value) = reference(&rules, &t, &hand, true);
+        prop_assert_eq!(
+            (r.hand.len(), hand_points(&rules, &r.hand, None)),
+            (left, left_value),
+            "table {:?} hand {}",
+            t.iter().map(|m| format_cards(m)).collect::<Vec<_>>(),
+            format_cards(&hand)
+        );
+    }
+
+    #[test]
+    fn larger_positions_stay_valid(seed in any::<u64>(), melds in 3usize..=8, hand_size in 5usize..=14) {
+        let rules = preset("raeuber");
+        let (t, hand) = position(seed, melds, hand_size);
+        let r = rearrange(&rules, None, &t, &hand, Limits { nodes: 200_000, time: None }).expect("solves");
+        assert_valid(&rules, &t, &hand, &r);
+        let left: Vec<CardKind> = r.hand.clone();
+        prop_assert!(left.len() <= hand.len());
+    }
+}
