@@ -128,7 +128,7 @@ fn crowded(seed: u64) -> (Vec<Vec<MeldCard>>, Vec<CardKind>) {
     let suits = &Suit::FRENCH[..rng.random_range(2..=3)];
     let rank = |n: u8| Rank::from_number(n).expect("rank");
     let mut copies = std::collections::HashMap::<CardKind, usize>::new();
-    let mut take = |c: CardKind, copies: &mut std::collections::HashMap<CardKind, usize>| {
+    let take = |c: CardKind, copies: &mut std::collections::HashMap<CardKind, usize>| {
         let n = copies.entry(c).or_insert(0);
         *n += 1;
         *n <= 2
