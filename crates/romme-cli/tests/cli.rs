@@ -375,6 +375,7 @@ fn solve_opening_go_out_and_lay_off_modes() {
         r#"{"hand": ["6h"], "mode": "sideways"}"#,
         r#"{"hand": ["7s","7c","Kd"], "table": [["7h","8h","9h","10h"]], "mode": "rearrange", "rules": "offen"}"#,
         r#"{"hand": ["7s"], "table": [["7h","8h","9h"]], "mode": "rearrange"}"#,
+        r#"{"hand": ["7h","7s","Kd"], "table": [["7h","7s","7c","7d"]], "mode": "rearrange", "rules": "raeuber"}"#,
     ]
     .join("\n");
     let o = romme_stdin(&["solve"], &input);
@@ -404,4 +405,9 @@ fn solve_opening_go_out_and_lay_off_modes() {
             .as_str()
             .is_some_and(|e| e.contains("unknown mode 'sideways'"))
     );
+    // Räuber (003's example): rob the set of four, two new sets of three.
+    assert_eq!(lines[8]["placed"], 2, "{}", lines[8]);
+    assert_eq!(lines[8]["hand"], serde_json::json!(["Kd"]));
+    assert_eq!(lines[8]["optimal"], true);
+    assert_eq!(lines[8]["table"].as_array().map(Vec::len), Some(2));
 }

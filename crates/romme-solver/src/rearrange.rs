@@ -20,9 +20,12 @@
 //!   it moves with that card's place. Only an exchange (a hand card of that
 //!   face takes its place, `jokers.exchange` permitting) frees it, and the
 //!   freed joker then belongs to the hand (and is placed again if possible).
-//! * Not yet covered: Räuber robbing (`rearrange = "rob"`) and rulesets that
-//!   limit wild cards in melds while jokers lie on the table; both are
-//!   reported as unsupported rather than answered wrongly.
+//! * Räuber robbing (`rearrange = "rob"`) is searched by [`crate::rob`]
+//!   (its module documents the readings), steered by the free optimum,
+//!   which is also its floor when no joker lies on the table.
+//! * Not yet covered: free rearrangement under rules that limit wild cards
+//!   in melds while jokers lie on the table; it is reported as unsupported
+//!   rather than answered wrongly.
 
 use std::time::{Duration, Instant};
 
@@ -255,6 +258,31 @@ pub fn rearrange(
             incumbent,
         };
         let found = if robbing {
+            // Free rearrangement allows every robbing move and more (except
+            // declaring a robbed joker anew), so its optimum, when proven and
+            // no joker lies on the table, is a floor: reaching it ends the
+            // search.
+            let jokers_on_table = on_table.iter().any(is_wild_on_table);
+            let (floor, hint) = if jokers_on_table && wilds_limited(rules) {
+                (0, None)
+            } else {
+                let (free, stopped, changed) =
+                    solver.arrange(counts, wild_cards.clone(), arrange.clone());
+                let floor_of = |cost: u64| if stopped || jokers_on_table { 0 } else { cost };
+                match free {
+                    None => (floor_of(incumbent), None),
+                    Some(p) => {
+                        let r =
+                            assemble(rules, round, &checker, &cards, &on_table, hand, p, changed)?;
+                        let melds = r
+                            .table
+                            .iter()
+                            .map(|m| m.iter().map(|c| c.card).collect())
+                            .collect();
+                        (floor_of(cost_of(rules, round, &r)), Some((melds, r.hand)))
+                    }
+                }
+            };
             let now = melds_of(&on_table, table.len());
             let problem = RobProblem {
                 checker: &checker,
@@ -267,8 +295,14 @@ pub fn rearrange(
                 node_limit: limits.nodes,
                 deadline,
                 incumbent,
+                floor,
+                hint,
             };
-            let (found, stopped) = rob(&problem)?;
+            let (found, stopped) = if floor >= incumbent {
+                (None, false)
+            } else {
+                rob(&problem)?
+            };
             optimal &= !stopped;
             match found {
                 Some(r) => {

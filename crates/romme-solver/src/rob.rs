@@ -58,6 +58,13 @@ pub(crate) struct RobProblem<'a> {
     pub deadline: Option<Instant>,
     /// The cost to beat (cards left × (unit + points) × scale + changes).
     pub incumbent: u64,
+    /// A proven lower bound on the cost (free rearrangement's optimum, or
+    /// 0): a turn that reaches it is optimal and ends the search.
+    pub floor: u64,
+    /// A good arrangement to steer by (free rearrangement's): its melds are
+    /// tried first, and the cards it leaves in the hand are left first.
+    /// Only the order of the search depends on it.
+    pub hint: Option<(Vec<Vec<CardKind>>, Vec<CardKind>)>,
 }
 
 /// The best turn found.
@@ -128,6 +135,11 @@ struct Search<'p, 'a> {
     changed: usize,
     nodes: u64,
     stopped: bool,
+    /// The floor was reached: proven optimal.
+    done: bool,
+    /// Hint melds (sorted cards) and whether the current path uses them.
+    hint_melds: Vec<(Vec<CardKind>, bool)>,
+    hint_left: Vec<CardKind>,
     best_cost: u64,
     best: Option<Robbed>,
     error: Option<RearrangeError>,
@@ -222,6 +234,22 @@ impl<'p, 'a> Search<'p, 'a> {
             changed: 0,
             nodes: 0,
             stopped: false,
+            done: false,
+            hint_melds: p
+                .hint
+                .as_ref()
+                .map(|(melds, _)| {
+                    melds
+                        .iter()
+                        .map(|m| {
+                            let mut m = m.clone();
+                            m.sort_unstable();
+                            (m, false)
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+            hint_left: p.hint.as_ref().map(|(_, l)| l.clone()).unwrap_or_default(),
             best_cost: p.incumbent,
             best: None,
             error: None,
@@ -229,7 +257,7 @@ impl<'p, 'a> Search<'p, 'a> {
     }
 
     fn out_of_budget(&mut self) -> bool {
-        if self.stopped || self.error.is_some() {
+        if self.stopped || self.done || self.error.is_some() {
             return true;
         }
         self.nodes += 1;
@@ -267,23 +295,46 @@ impl<'p, 'a> Search<'p, 'a> {
         if self.bound() + stuck_cost * CHANGE_SCALE >= self.best_cost {
             return;
         }
-        let candidates = if stuck[a] {
+        let mut candidates = if stuck[a] {
             Vec::new()
         } else {
             self.candidates(a)
         };
+        // Follow the hint first: its melds, or leaving the card.
+        let card = self.items[a].card;
+        let leave_first = self.hint_left.contains(&card) || candidates.is_empty();
+        if let Some(k) = candidates.iter().position(|c| self.hint_meld(c).is_some()) {
+            let c = candidates.remove(k);
+            candidates.insert(0, c);
+        }
+        if leave_first {
+            self.leave(a);
+        }
         for cand in candidates {
+            if self.stopped || self.done || self.error.is_some() {
+                return;
+            }
+            let hint = self.hint_meld(&cand);
+            if let Some(h) = hint {
+                self.hint_melds[h].1 = true;
+            }
             let whole = self.apply(&cand);
             if self.can_finish() {
                 self.dfs(a + 1);
             }
             self.undo(&cand, whole);
-            if self.stopped || self.error.is_some() {
-                return;
+            if let Some(h) = hint {
+                self.hint_melds[h].1 = false;
             }
         }
-        // The anchor stays in the hand, and with it every open copy of the
-        // same card (a copy used later could as well have been this one).
+        if !leave_first && !(self.stopped || self.done || self.error.is_some()) {
+            self.leave(a);
+        }
+    }
+
+    /// The anchor stays in the hand, and with it every open copy of the same
+    /// card (a copy used later could as well have been this one).
+    fn leave(&mut self, a: usize) {
         let card = self.items[a].card;
         let left: Vec<usize> = (a..self.hand_len)
             .filter(|&k| self.status[k] == Status::Open && self.items[k].card == card)
@@ -297,6 +348,18 @@ impl<'p, 'a> Search<'p, 'a> {
             self.status[k] = Status::Open;
             self.left_cost -= self.items[k].cost;
         }
+    }
+
+    /// The unused hint meld with the same cards as `cand`, if any.
+    fn hint_meld(&self, cand: &[usize]) -> Option<usize> {
+        if self.hint_melds.is_empty() {
+            return None;
+        }
+        let mut kinds: Vec<CardKind> = cand.iter().map(|&k| self.items[k].card).collect();
+        kinds.sort_unstable();
+        self.hint_melds
+            .iter()
+            .position(|(m, used)| !used && *m == kinds)
     }
 
     /// Take a candidate meld. Returns whether it holds a whole original meld.
@@ -445,6 +508,9 @@ impl<'p, 'a> Search<'p, 'a> {
             .map(|k| self.items[k].card)
             .collect();
         self.best_cost = cost;
+        if cost <= self.p.floor {
+            self.done = true;
+        }
         self.best = Some(Robbed {
             table,
             hand,
