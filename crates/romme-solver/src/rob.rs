@@ -327,7 +327,7 @@ impl<'p, 'a> Search<'p, 'a> {
                 self.hint_melds[h].1 = false;
             }
         }
-        if !leave_first && !(self.stopped || self.done || self.error.is_some()) {
+        if !(leave_first || self.stopped || self.done || self.error.is_some()) {
             self.leave(a);
         }
     }
