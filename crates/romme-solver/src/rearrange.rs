@@ -258,31 +258,16 @@ pub fn rearrange(
             incumbent,
         };
         let found = if robbing {
-            // Free rearrangement allows every robbing move and more (except
-            // declaring a robbed joker anew), so its optimum, when proven and
-            // no joker lies on the table, is a floor: reaching it ends the
-            // search.
-            let jokers_on_table = on_table.iter().any(is_wild_on_table);
-            let (floor, hint) = if jokers_on_table && wilds_limited(rules) {
-                (0, None)
-            } else {
-                let (free, stopped, changed) =
-                    solver.arrange(counts, wild_cards.clone(), arrange.clone());
-                let floor_of = |cost: u64| if stopped || jokers_on_table { 0 } else { cost };
-                match free {
-                    None => (floor_of(incumbent), None),
-                    Some(p) => {
-                        let r =
-                            assemble(rules, round, &checker, &cards, &on_table, hand, p, changed)?;
-                        let melds = r
-                            .table
-                            .iter()
-                            .map(|m| m.iter().map(|c| c.card).collect())
-                            .collect();
-                        (floor_of(cost_of(rules, round, &r)), Some((melds, r.hand)))
-                    }
-                }
-            };
+            let (floor, hint) = free_floor(
+                rules,
+                round,
+                &checker,
+                &solver,
+                &on_table,
+                &hand_now,
+                &originals,
+                arrange.clone(),
+            )?;
             let now = melds_of(&on_table, table.len());
             let problem = RobProblem {
                 checker: &checker,
@@ -362,6 +347,87 @@ pub fn rearrange(
         )),
     }
 }
+
+/// A floor and a hint for the robbing search: the optimum of free
+/// rearrangement with the table's jokers handed to the player (they must be
+/// melded to cost nothing). Every robbing turn is such a free arrangement at
+/// the same cost (a robbed joker declared anew is a hand joker placed; one
+/// left in place is a hand joker placed where it was), so the optimum, when
+/// proven, is a lower bound. `(0, None)` when free rearrangement cannot
+/// answer (wild-card limits) or `(0, hint)` when it hit a limit.
+#[allow(clippy::too_many_arguments)]
+fn free_floor(
+    rules: &Ruleset,
+    round: Option<u8>,
+    checker: &MeldChecker,
+    solver: &PartitionSolver,
+    on_table: &[TableCard],
+    hand_now: &[CardKind],
+    originals: &[Vec<usize>],
+    mut arrange: Arrange,
+) -> Result<(u64, Option<Hint>), RearrangeError> {
+    let is_wild = |c: &TableCard| c.card.face() != Some(c.face) || checker.is_wild(c.card);
+    if wilds_limited(rules) && on_table.iter().any(is_wild) {
+        return Ok((0, None));
+    }
+    let naturals: Vec<TableCard> = on_table.iter().copied().filter(|c| !is_wild(c)).collect();
+    let mut hand: Vec<CardKind> = hand_now.to_vec();
+    hand.extend(on_table.iter().filter(|c| is_wild(c)).map(|c| c.card));
+    let mut counts = [0u8; FACES];
+    let mut optional = [0u8; FACES];
+    let mut wild_cards: Vec<(u32, CardKind)> = Vec::new();
+    for c in &naturals {
+        counts[c.face.index()] += 1;
+    }
+    for &h in &hand {
+        match h {
+            CardKind::Natural(f) if !checker.is_wild(h) => {
+                counts[f.index()] += 1;
+                optional[f.index()] += 1;
+            }
+            other => wild_cards.push((card_points(rules, other, round), other)),
+        }
+    }
+    wild_cards.sort_unstable();
+    arrange.optional = optional;
+    // An original meld's joker faces are no longer table cards.
+    arrange.originals = originals
+        .iter()
+        .enumerate()
+        .map(|(m, faces)| {
+            let wild_faces: Vec<usize> = on_table
+                .iter()
+                .filter(|c| c.meld == m && is_wild(c))
+                .map(|c| c.face.index())
+                .collect();
+            faces
+                .iter()
+                .copied()
+                .filter(|f| !wild_faces.contains(f))
+                .collect()
+        })
+        .collect();
+    let incumbent = arrange.incumbent;
+    let (free, stopped, changed) = solver.arrange(counts, wild_cards, arrange);
+    let floor_of = |cost: u64| if stopped { 0 } else { cost };
+    Ok(match free {
+        None => (floor_of(incumbent), None),
+        Some(p) => {
+            let r = assemble(
+                rules, round, checker, &naturals, &naturals, &hand, p, changed,
+            )?;
+            let melds = r
+                .table
+                .iter()
+                .map(|m| m.iter().map(|c| c.card).collect())
+                .collect();
+            (floor_of(cost_of(rules, round, &r)), Some((melds, r.hand)))
+        }
+    })
+}
+
+/// Melds (as cards) and cards left of a good arrangement, to steer a search.
+type Hint = (Vec<Vec<CardKind>>, Vec<CardKind>);
 
 /// The search's cost of an arrangement: cards left (× UNIT + penalty) ×
 /// scale + changed melds.

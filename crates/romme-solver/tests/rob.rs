@@ -180,7 +180,22 @@ fn crowded(seed: u64) -> (Vec<Vec<MeldCard>>, Vec<CardKind>) {
         if meld.iter().all(|&c| take(c, &mut trial)) {
             copies = trial;
             total += meld.len();
-            t.push(meld.into_iter().map(MeldCard::plain).collect());
+            // Sometimes a joker lies in the meld for one of its cards.
+            let joker_at = rng
+                .random_bool(0.3)
+                .then(|| rng.random_range(0..meld.len()));
+            t.push(
+                meld.into_iter()
+                    .enumerate()
+                    .map(|(i, c)| match (joker_at == Some(i), c.face()) {
+                        (true, Some(f)) => MeldCard {
+                            card: CardKind::Joker,
+                            stands_for: Some(f),
+                        },
+                        _ => MeldCard::plain(c),
+                    })
+                    .collect(),
+            );
         }
     }
     let mut hand = Vec::new();

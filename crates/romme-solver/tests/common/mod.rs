@@ -77,11 +77,11 @@ pub fn reference(
     robbing: bool,
 ) -> (usize, u32) {
     let checker = MeldChecker::new(rules, None).expect("checker");
-    // (card, origin meld; None for a hand card)
-    let mut all: Vec<(CardKind, Option<usize>)> = t
+    // (card, origin meld and the card as it lies there; None for a hand card)
+    let mut all: Vec<(CardKind, Option<(usize, MeldCard)>)> = t
         .iter()
         .enumerate()
-        .flat_map(|(m, meld)| meld.iter().map(move |c| (c.card, Some(m))))
+        .flat_map(|(m, meld)| meld.iter().map(move |c| (c.card, Some((m, *c)))))
         .collect();
     all.extend(hand.iter().map(|&c| (c, None)));
     let n = all.len();
@@ -89,7 +89,7 @@ pub fn reference(
     let mut valid: HashMap<Vec<CardKind>, bool> = HashMap::new();
     fn go(
         mask: u32,
-        all: &[(CardKind, Option<usize>)],
+        all: &[(CardKind, Option<(usize, MeldCard)>)],
         robbing: bool,
         rules: &Ruleset,
         checker: &MeldChecker,
@@ -121,10 +121,18 @@ pub fn reference(
         loop {
             let meld = sub | (1 << i);
             let members = (0..all.len()).filter(|k| meld >> k & 1 == 1);
-            let origins: Vec<Option<usize>> = members.map(|k| all[k].1).collect();
-            let one_origin =
-                origins.iter().any(Option::is_none) || origins.iter().all(|o| *o == origins[0]);
-            if meld.count_ones() >= 3 && (!robbing || one_origin) {
+            let origins: Vec<Option<(usize, MeldCard)>> = members.map(|k| all[k].1).collect();
+            let own_card = origins.iter().any(Option::is_none);
+            let same_meld = origins
+                .iter()
+                .all(|o| o.map(|x| x.0) == origins[0].map(|x| x.0));
+            // What remains of one meld keeps its jokers' declarations.
+            let kept_as_declared = || {
+                let lying: Vec<MeldCard> = origins.iter().flatten().map(|x| x.1).collect();
+                checker.check(&lying).is_ok()
+            };
+            let allowed = !robbing || own_card || (same_meld && kept_as_declared());
+            if meld.count_ones() >= 3 && allowed {
                 let mut ks: Vec<CardKind> = (0..all.len())
                     .filter(|k| meld >> k & 1 == 1)
                     .map(|k| all[k].0)
