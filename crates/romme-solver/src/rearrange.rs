@@ -245,9 +245,12 @@ pub fn rearrange(
         } else {
             None
         };
+        // Only something cheaper than the best so far (over all exchange
+        // choices) is worth finding.
         let incumbent = baseline
             .as_ref()
-            .map_or(u64::MAX, |b| cost_of(rules, round, b));
+            .map_or(u64::MAX, |b| cost_of(rules, round, b))
+            .min(best.as_ref().map_or(u64::MAX, |(r, _)| cost_of(rules, round, r)));
         let arrange = Arrange {
             optional,
             unit: UNIT,
