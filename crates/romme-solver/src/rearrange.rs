@@ -250,7 +250,10 @@ pub fn rearrange(
         let incumbent = baseline
             .as_ref()
             .map_or(u64::MAX, |b| cost_of(rules, round, b))
-            .min(best.as_ref().map_or(u64::MAX, |(r, _)| cost_of(rules, round, r)));
+            .min(
+                best.as_ref()
+                    .map_or(u64::MAX, |(r, _)| cost_of(rules, round, r)),
+            );
         let arrange = Arrange {
             optional,
             unit: UNIT,
