@@ -1,0 +1,83 @@
+//! What a seat can do: the serde-serializable actions a client, bot or test
+//! submits to [`crate::Game::apply`].
+//!
+//! Cards are named by kind in the project's notation (`7h`, `*`, `*=8h`):
+//! the two copies of a card are interchangeable in the hand, so the engine
+//! picks the physical card (the lowest copy in the hand).
+
+use romme_core::{CardKind, MeldCard};
+use serde::{Deserialize, Serialize};
+
+/// Where a draw comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DrawSource {
+    /// The top card of the stock (face down).
+    Stock,
+    /// The top card of the discard pile (face up).
+    Discard,
+}
+
+/// Cards laid off on one meld on the table (by its index in the view's
+/// `table`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct LayOffPart {
+    /// Index of the table meld.
+    pub meld: usize,
+    /// The cards, wild cards with their declaration if ambiguous.
+    pub cards: Vec<MeldCard>,
+}
+
+/// One action of a seat.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Action {
+    /// Draw one card at the start of the turn.
+    Draw {
+        /// Stock or discard pile.
+        from: DrawSource,
+    },
+    /// Put down new melds, and with them lay-offs that count toward the
+    /// opening where the ruleset says so. A player's first `Meld` is the
+    /// opening: everything in it together must reach the threshold.
+    Meld {
+        /// The new melds.
+        melds: Vec<Vec<MeldCard>>,
+        /// Lay-offs in the same action (part of the opening).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        lay_offs: Vec<LayOffPart>,
+    },
+    /// Lay cards off on a meld on the table (after the opening).
+    LayOff {
+        /// Index of the table meld.
+        meld: usize,
+        /// The cards.
+        cards: Vec<MeldCard>,
+    },
+    /// Put the natural card a table joker stands for in its place and take
+    /// the joker into the hand.
+    ExchangeJoker {
+        /// Index of the table meld.
+        meld: usize,
+        /// The natural card from the hand.
+        card: CardKind,
+    },
+    /// Discard a card, ending the turn.
+    Discard {
+        /// The card.
+        card: CardKind,
+    },
+}
+
+impl Action {
+    /// Short name of the action's type, as in the JSON `type` field.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Action::Draw { .. } => "draw",
+            Action::Meld { .. } => "meld",
+            Action::LayOff { .. } => "lay-off",
+            Action::ExchangeJoker { .. } => "exchange-joker",
+            Action::Discard { .. } => "discard",
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! Why an action or a new game was refused. Every refusal leaves the game
+//! exactly as it was and says precisely what was wrong.
+
+use romme_core::meld::MeldError;
+use romme_core::opening::OpeningError;
+use romme_core::{CardKind, MeldCard};
+use thiserror::Error;
+
+use crate::game::Phase;
+
+/// A game cannot be created.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum NewGameError {
+    /// Seats outside the ruleset's range.
+    #[error("this ruleset is for {min} to {max} players, not {seats}")]
+    Seats {
+        /// Seats asked for.
+        seats: usize,
+        /// Fewest allowed.
+        min: u8,
+        /// Most allowed.
+        max: u8,
+    },
+    /// A rule this engine version does not play yet.
+    #[error("not playable in this version: {0}")]
+    Unsupported(String),
+    /// The deck cannot serve the deal.
+    #[error("the deck has {have} cards, the deal needs {need}")]
+    DeckTooSmall {
+        /// Cards in the deck.
+        have: usize,
+        /// Cards the deal needs (hands plus one turned-up card).
+        need: usize,
+    },
+    /// The ruleset's meld rules are unusable.
+    #[error(transparent)]
+    Meld(#[from] MeldError),
+}
+
+/// An action was refused; the game is unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ActionError {
+    /// The match is over.
+    #[error("the match is over")]
+    MatchOver,
+    /// No such seat.
+    #[error("there is no seat {0}")]
+    NoSuchSeat(usize),
+    /// The seat does not play in this game (a club table's dealer).
+    #[error("seat {0} sits out this game")]
+    SitsOut(usize),
+    /// Another seat's turn.
+    #[error("it is seat {expected}'s turn, not seat {got}'s")]
+    NotYourTurn {
+        /// Seat on turn.
+        expected: usize,
+        /// Seat that acted.
+        got: usize,
+    },
+    /// The turn has not reached this step.
+    #[error("you must draw first")]
+    MustDrawFirst,
+    /// Already drawn.
+    #[error("you have already drawn this turn")]
+    AlreadyDrawn,
+    /// Wrong phase for the action in general.
+    #[error("{action} is not possible now ({phase})")]
+    WrongPhase {
+        /// The action's name.
+        action: &'static str,
+        /// The current phase.
+        phase: Phase,
+    },
+    /// The discard pile is empty.
+    #[error("the discard pile is empty")]
+    DiscardPileEmpty,
+    /// The discard may only be taken when it can be melded at once.
+    #[error(
+        "{card} can only be taken from the discard pile if it is melded at once, and it cannot be"
+    )]
+    DiscardNotMeldable {
+        /// The top discard.
+        card: CardKind,
+    },
+    /// A card is not in the hand (or not as many copies).
+    #[error("{0} is not in your hand")]
+    NotInHand(CardKind),
+    /// A meld is not valid.
+    #[error("{cards} is not a valid meld: {reason}")]
+    InvalidMeld {
+        /// The meld as given.
+        cards: String,
+        /// Why.
+        reason: String,
+    },
+    /// The opening does not reach the threshold (or another opening rule).
+    #[error(transparent)]
+    Opening(#[from] OpeningError),
+    /// Nothing to put down.
+    #[error("a meld action needs at least one meld or lay-off")]
+    EmptyMeld,
+    /// Laying off needs an opening first, or is not played.
+    #[error("{0}")]
+    LayOffNotAllowed(String),
+    /// No such table meld.
+    #[error("there is no meld {0} on the table")]
+    NoSuchMeld(usize),
+    /// A lay-off result is not a valid meld.
+    #[error("{cards} cannot be laid off on {meld}: {reason}")]
+    InvalidLayOff {
+        /// The cards.
+        cards: String,
+        /// The meld as it lies.
+        meld: String,
+        /// Why.
+        reason: String,
+    },
+    /// The joker exchange is not allowed now or here.
+    #[error("{0}")]
+    ExchangeNotAllowed(String),
+    /// The exchange's card does not match any joker of the meld.
+    #[error("no joker in {meld} stands for {card}")]
+    NoJokerFor {
+        /// The meld as it lies.
+        meld: String,
+        /// The card offered.
+        card: CardKind,
+    },
+    /// A card must be kept to discard.
+    #[error("you must keep a card to discard at the end of your turn")]
+    MustKeepDiscard,
+    /// The card taken from the discard pile must be melded first.
+    #[error("you took {0} from the discard pile: meld it before you discard")]
+    MustMeldTaken(CardKind),
+    /// A freed joker must be melded first.
+    #[error("the joker you freed must be melded again this turn")]
+    MustMeldFreedJoker,
+    /// Jokers may not be discarded.
+    #[error("jokers may not be discarded in this ruleset")]
+    JokerDiscard,
+    /// After a joker exchange nothing else may be played this turn.
+    #[error("after a joker exchange no other card may be played this turn; discard now")]
+    PlaysEnded,
+    /// Discarding is not part of this ruleset's going out.
+    #[error("the last card may not be discarded: it must be melded or laid off")]
+    FinalDiscardForbidden,
+    /// A wild card's declaration is needed.
+    #[error("{0}: say which card the wild card stands for, e.g. *=8h")]
+    Ambiguous(String),
+    /// A bug in the engine (never the player's fault).
+    #[error("internal error: {0}")]
+    Internal(String),
+    /// A card of the declared meld is malformed.
+    #[error("{card}: {reason}")]
+    BadCard {
+        /// The card.
+        card: MeldCard,
+        /// Why.
+        reason: String,
+    },
+}

@@ -1,0 +1,156 @@
+//! What happened: the events [`crate::Game::apply`] returns and the game's
+//! history keeps. Events may hold secrets (a seat's dealt cards, the card it
+//! drew from the stock); [`Event::for_viewer`] removes what a viewer may not
+//! see, so a server can forward history without leaking hands.
+
+use romme_core::scoring::GameScore;
+use romme_core::{CardKind, MeldCard};
+use serde::{Deserialize, Serialize};
+
+use crate::action::DrawSource;
+
+/// Why a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EndReason {
+    /// A player went out (or made a Hand-Rommé).
+    WentOut,
+    /// The stock ran out (`stock.when_empty = "end-game"`, or nothing left
+    /// to reshuffle).
+    StockExhausted,
+}
+
+/// A meld as it lies on the table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableMeld {
+    /// The seat that put it down.
+    pub owner: usize,
+    /// The cards in meld order, wild cards with their declaration.
+    pub cards: Vec<MeldCard>,
+}
+
+/// One thing that happened.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Event {
+    /// A game of the match begins.
+    GameStarted {
+        /// Game number, 1-based.
+        game: u32,
+        /// The dealer's seat.
+        dealer: usize,
+        /// Seats playing this game, in turn order.
+        players: Vec<usize>,
+        /// Cards per hand.
+        hand_size: u8,
+    },
+    /// A seat's hand was dealt; `cards` only for that seat.
+    Dealt {
+        /// The seat.
+        seat: usize,
+        /// Number of cards.
+        count: usize,
+        /// The cards (hidden from everyone else).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cards: Option<Vec<CardKind>>,
+    },
+    /// The top stock card was turned up to start the discard pile.
+    TurnedUp {
+        /// The card.
+        card: CardKind,
+    },
+    /// A seat's turn begins.
+    TurnBegan {
+        /// The seat.
+        seat: usize,
+    },
+    /// A seat drew; the card is public when it came from the discard pile.
+    Drew {
+        /// The seat.
+        seat: usize,
+        /// Where from.
+        from: DrawSource,
+        /// The card (hidden from others when from the stock).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        card: Option<CardKind>,
+    },
+    /// New melds were put down (possibly with lay-offs, possibly opening).
+    Melded {
+        /// The seat.
+        seat: usize,
+        /// Table indices of the new melds.
+        melds: Vec<usize>,
+        /// Table indices changed by lay-offs in the same action.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        laid_off: Vec<usize>,
+        /// The opening's points, if this was the seat's opening.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        opening: Option<u32>,
+        /// The table after the action.
+        table: Vec<TableMeld>,
+    },
+    /// A table joker was exchanged for the card it stood for.
+    JokerExchanged {
+        /// The seat.
+        seat: usize,
+        /// Table index.
+        meld: usize,
+        /// The natural card put in.
+        card: CardKind,
+        /// The meld after the exchange.
+        result: TableMeld,
+    },
+    /// A seat discarded, ending its turn.
+    Discarded {
+        /// The seat.
+        seat: usize,
+        /// The card.
+        card: CardKind,
+    },
+    /// The discard pile (without its top card) became the new stock.
+    StockReshuffled {
+        /// Cards in the new stock.
+        cards: usize,
+    },
+    /// The game ended and was scored.
+    GameEnded {
+        /// Why.
+        reason: EndReason,
+        /// The seat that went out, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        winner: Option<usize>,
+        /// Every playing seat's remaining cards (shown at the end).
+        hands: Vec<(usize, Vec<CardKind>)>,
+        /// The scores, in seat order.
+        score: GameScore,
+    },
+    /// The match is over.
+    MatchEnded {
+        /// Seats in first place.
+        winners: Vec<usize>,
+    },
+}
+
+impl Event {
+    /// The event as `viewer` may see it (`None`: a spectator): other seats'
+    /// dealt cards and stock draws are removed.
+    pub fn for_viewer(&self, viewer: Option<usize>) -> Event {
+        match self {
+            Event::Dealt { seat, count, .. } if Some(*seat) != viewer => Event::Dealt {
+                seat: *seat,
+                count: *count,
+                cards: None,
+            },
+            Event::Drew {
+                seat,
+                from: DrawSource::Stock,
+                ..
+            } if Some(*seat) != viewer => Event::Drew {
+                seat: *seat,
+                from: DrawSource::Stock,
+                card: None,
+            },
+            other => other.clone(),
+        }
+    }
+}

@@ -1,0 +1,340 @@
+//! Legal actions: every draw, discard, joker exchange and single-card
+//! lay-off; every single meld the hand can form (natural cards first, jokers
+//! filling gaps and ends, each reading of the jokers); and, before the
+//! opening, combinations of those melds that reach the threshold (at most
+//! [`MAX_OPENINGS`]). Every listed action is checked by applying it to a
+//! copy, so the list never holds an illegal action. It is a finite,
+//! representative list, not every possible combination: `apply` accepts any
+//! legal action, listed or not (for example several lay-offs at once).
+
+use romme_core::meld::{MeldChecker, MeldKind};
+use romme_core::ruleset::{Ruleset, SetSuits};
+use romme_core::{Card, CardKind, Face, MeldCard, Rank};
+
+use crate::action::{Action, DrawSource};
+use crate::game::{Game, Phase};
+
+/// Most opening combinations listed.
+pub const MAX_OPENINGS: usize = 64;
+
+/// Search steps spent on opening combinations.
+const OPENING_STEPS: usize = 4000;
+
+impl Game {
+    /// Every listed legal action of `seat` (empty when it is not the seat's
+    /// turn or the match is over), in a fixed order.
+    pub fn legal_actions(&self, seat: usize) -> Vec<Action> {
+        if self.phase == Phase::MatchOver || seat != self.turn || !self.players.contains(&seat) {
+            return Vec::new();
+        }
+        let candidates = match self.phase {
+            Phase::Draw => vec![
+                Action::Draw {
+                    from: DrawSource::Stock,
+                },
+                Action::Draw {
+                    from: DrawSource::Discard,
+                },
+            ],
+            Phase::Play => self.play_candidates(seat),
+            Phase::MatchOver => Vec::new(),
+        };
+        let mut seen = std::collections::HashSet::new();
+        candidates
+            .into_iter()
+            .filter(|a| seen.insert(a.clone()))
+            .filter(|a| self.fork().apply(seat, a.clone()).is_ok())
+            .collect()
+    }
+
+    /// Candidate actions after drawing (not yet checked).
+    fn play_candidates(&self, seat: usize) -> Vec<Action> {
+        let Ok(checker) = self.checker() else {
+            return Vec::new();
+        };
+        let hand: Vec<CardKind> = self.hands[seat].iter().map(|c| c.kind()).collect();
+        let mut out = Vec::new();
+        let melds = single_melds(&checker, &self.rules, &hand);
+        if self.opened[seat] {
+            for m in &melds {
+                out.push(Action::Meld {
+                    melds: vec![m.clone()],
+                    lay_offs: Vec::new(),
+                });
+            }
+        } else {
+            for combo in opening_combos(&melds, &hand) {
+                out.push(Action::Meld {
+                    melds: combo,
+                    lay_offs: Vec::new(),
+                });
+            }
+        }
+        // Single-card lay-offs (a joker once per reading).
+        let mut kinds = hand.clone();
+        kinds.dedup();
+        for (i, meld) in self.table.iter().enumerate() {
+            let lying = meld.meld_cards();
+            for &k in &kinds {
+                let mut cards = lying.clone();
+                cards.push(MeldCard::plain(k));
+                let faces: Vec<Option<Face>> = if checker.is_wild(k) {
+                    match checker.declarations_matching(&cards) {
+                        Ok(ds) => ds
+                            .iter()
+                            .filter_map(|d| d.cards.last().map(|c| c.stands_for))
+                            .collect(),
+                        Err(_) => Vec::new(),
+                    }
+                } else {
+                    vec![None]
+                };
+                for f in faces {
+                    out.push(Action::LayOff {
+                        meld: i,
+                        cards: vec![MeldCard {
+                            card: k,
+                            stands_for: f,
+                        }],
+                    });
+                }
+            }
+            for &(c, f) in &meld.cards {
+                if let (true, Some(face)) = (c.is_joker(), f) {
+                    out.push(Action::ExchangeJoker {
+                        meld: i,
+                        card: CardKind::Natural(face),
+                    });
+                }
+            }
+        }
+        for &k in &kinds {
+            out.push(Action::Discard { card: k });
+        }
+        out
+    }
+}
+
+/// Whether `seat` could meld `card` (the top discard) in this turn if it
+/// took it: some listed meld or lay-off takes it out of the hand.
+pub(crate) fn can_meld_at_once(game: &Game, seat: usize, card: Card) -> bool {
+    let mut g = game.fork();
+    if g.discard.pop() != Some(card) {
+        return false;
+    }
+    g.hands[seat].push(card);
+    g.hands[seat].sort_unstable();
+    g.phase = Phase::Play;
+    g.ts.taken = Some(card);
+    g.ts.took = Some(card);
+    g.play_candidates(seat)
+        .into_iter()
+        .filter(|a| matches!(a, Action::Meld { .. } | Action::LayOff { .. }))
+        .any(|a| {
+            let mut h = g.fork();
+            h.apply(seat, a).is_ok() && !h.hands[seat].contains(&card)
+        })
+}
+
+/// Whether the cards `seat` must meld at once (a freed joker) can go into
+/// some listed meld or lay-off now.
+pub(crate) fn pending_meldable(game: &Game, seat: usize) -> bool {
+    let pending = game.ts.freed.clone();
+    game.play_candidates(seat)
+        .into_iter()
+        .filter(|a| matches!(a, Action::Meld { .. } | Action::LayOff { .. }))
+        .any(|a| {
+            let mut h = game.fork();
+            h.apply(seat, a).is_ok() && pending.iter().all(|j| !h.hands[seat].contains(j))
+        })
+}
+
+/// Ranks in run order for the ruleset: the ace before the 2 and/or after
+/// the king.
+fn run_line(rules: &Ruleset) -> Vec<Rank> {
+    let ranks = rules.deck.kind.ranks();
+    let mut line = Vec::new();
+    let has_ace = ranks.contains(&Rank::Ace);
+    if has_ace && rules.melds.runs.ace_low {
+        line.push(Rank::Ace);
+    }
+    line.extend(ranks.iter().copied().filter(|&r| r != Rank::Ace));
+    if has_ace && (rules.melds.runs.ace_high || rules.melds.runs.wrap_around) {
+        line.push(Rank::Ace);
+    }
+    line
+}
+
+/// Every single meld the hand can form, declared, without duplicates.
+pub fn single_melds(
+    checker: &MeldChecker,
+    rules: &Ruleset,
+    hand: &[CardKind],
+) -> Vec<Vec<MeldCard>> {
+    let count = |k: CardKind| hand.iter().filter(|&&h| h == k).count();
+    let wilds: Vec<CardKind> = {
+        let mut w: Vec<CardKind> = hand
+            .iter()
+            .copied()
+            .filter(|&k| checker.is_wild(k))
+            .collect();
+        w.sort_unstable();
+        w
+    };
+    let min = usize::from(rules.melds.min_len);
+    let max_set = match (rules.melds.sets.suits, rules.melds.sets.max_len.get()) {
+        (_, Some(m)) => usize::from(m),
+        (SetSuits::Distinct, None) => rules.deck.kind.suits().len(),
+        (SetSuits::Any, None) => 2 * rules.deck.kind.suits().len(),
+    };
+    let mut groups: Vec<Vec<CardKind>> = Vec::new();
+    // Sets: per rank, every choice of copies per suit, plus wild cards.
+    let mut ranks: Vec<Rank> = hand
+        .iter()
+        .filter(|&&k| !checker.is_wild(k))
+        .filter_map(|k| k.face().map(|f| f.rank))
+        .collect();
+    ranks.sort_unstable();
+    ranks.dedup();
+    for rank in ranks {
+        let per_suit: Vec<(CardKind, usize)> = rules
+            .deck
+            .kind
+            .suits()
+            .iter()
+            .map(|&s| CardKind::Natural(Face::new(rank, s)))
+            .map(|k| {
+                let c = count(k);
+                let c = if rules.melds.sets.suits == SetSuits::Distinct {
+                    c.min(1)
+                } else {
+                    c
+                };
+                (k, c)
+            })
+            .filter(|&(_, c)| c > 0)
+            .collect();
+        let mut choice = vec![0usize; per_suit.len()];
+        loop {
+            let naturals: Vec<CardKind> = per_suit
+                .iter()
+                .zip(&choice)
+                .flat_map(|(&(k, _), &n)| std::iter::repeat_n(k, n))
+                .collect();
+            if !naturals.is_empty() {
+                for w in 0..=wilds.len() {
+                    let total = naturals.len() + w;
+                    if total >= min && total <= max_set {
+                        let mut g = naturals.clone();
+                        g.extend_from_slice(&wilds[..w]);
+                        groups.push(g);
+                    }
+                }
+            }
+            // Next choice (odometer).
+            let mut i = 0;
+            while i < choice.len() {
+                choice[i] += 1;
+                if choice[i] <= per_suit[i].1 {
+                    break;
+                }
+                choice[i] = 0;
+                i += 1;
+            }
+            if i == choice.len() {
+                break;
+            }
+        }
+    }
+    // Runs: windows along the line, naturals where the hand has them, wild
+    // cards elsewhere.
+    let line = run_line(rules);
+    for &suit in rules.deck.kind.suits() {
+        for start in 0..line.len() {
+            let mut g: Vec<CardKind> = Vec::new();
+            let mut used_wilds = 0;
+            let mut used: Vec<CardKind> = Vec::new();
+            for &rank in &line[start..] {
+                let k = CardKind::Natural(Face::new(rank, suit));
+                let have = count(k) > used.iter().filter(|&&u| u == k).count();
+                if have && !checker.is_wild(k) {
+                    g.push(k);
+                    used.push(k);
+                } else if used_wilds < wilds.len() {
+                    g.push(wilds[used_wilds]);
+                    used_wilds += 1;
+                } else {
+                    break;
+                }
+                let naturals = g.len() - used_wilds;
+                if g.len() >= min && naturals > 0 {
+                    groups.push(g.clone());
+                }
+            }
+        }
+    }
+    let mut out: Vec<Vec<MeldCard>> = Vec::new();
+    let mut seen_groups = std::collections::HashSet::new();
+    for mut g in groups {
+        g.sort_unstable();
+        if !seen_groups.insert(g.clone()) {
+            continue;
+        }
+        if let Ok(ds) = checker.declarations(&g) {
+            for d in ds {
+                let keep = d.kind == MeldKind::Set || d.kind == MeldKind::Run;
+                if keep && !out.contains(&d.ordered) {
+                    out.push(d.ordered);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Combinations of disjoint melds from `melds` that the hand can hold at
+/// once, largest first, at most [`MAX_OPENINGS`] (the opening check is left
+/// to `apply`).
+fn opening_combos(melds: &[Vec<MeldCard>], hand: &[CardKind]) -> Vec<Vec<Vec<MeldCard>>> {
+    let mut out = Vec::new();
+    let mut steps = 0;
+    let mut chosen: Vec<usize> = Vec::new();
+    let mut left = hand.to_vec();
+    fn go(
+        melds: &[Vec<MeldCard>],
+        from: usize,
+        chosen: &mut Vec<usize>,
+        left: &mut Vec<CardKind>,
+        out: &mut Vec<Vec<Vec<MeldCard>>>,
+        steps: &mut usize,
+    ) {
+        for i in from..melds.len() {
+            *steps += 1;
+            if *steps > OPENING_STEPS || out.len() >= MAX_OPENINGS {
+                return;
+            }
+            let mut rest = left.clone();
+            let fits = melds[i]
+                .iter()
+                .all(|c| match rest.iter().position(|&k| k == c.card) {
+                    Some(p) => {
+                        rest.swap_remove(p);
+                        true
+                    }
+                    None => false,
+                });
+            if !fits {
+                continue;
+            }
+            chosen.push(i);
+            out.push(chosen.iter().map(|&j| melds[j].clone()).collect());
+            let saved = std::mem::replace(left, rest);
+            go(melds, i + 1, chosen, left, out, steps);
+            *left = saved;
+            chosen.pop();
+        }
+    }
+    go(melds, 0, &mut chosen, &mut left, &mut out, &mut steps);
+    out.sort_by_key(|c| std::cmp::Reverse(c.iter().map(Vec::len).sum::<usize>()));
+    out
+}

@@ -1,0 +1,33 @@
+//! # romme-engine
+//!
+//! A pure, deterministic state machine that plays whole matches of Rommé:
+//! legal actions in, events out, no I/O. The server, bots, CLI and tests all
+//! drive it.
+//!
+//! * [`Game`] (module `game`): the secret state and [`Game::apply`], which
+//!   leaves the game untouched and says precisely what was wrong when it
+//!   refuses an action;
+//! * [`Action`] (module `action`) and [`Event`] (module `event`):
+//!   serde-serializable; [`Event::for_viewer`] hides other seats' cards;
+//! * [`View`] (module `view`): what one seat or a spectator may know;
+//! * module `legal`: the listed legal actions of a seat;
+//! * [`Record`] (module `record`): ruleset, seats, seed and actions, which
+//!   replay a match exactly.
+//!
+//! Modelled on `shakmaty`'s position type (legal moves, typed errors) and
+//! boardgame.io's moves, phases and player views.
+
+pub mod action;
+pub mod error;
+pub mod event;
+pub mod game;
+pub mod legal;
+pub mod record;
+pub mod view;
+
+pub use action::{Action, DrawSource, LayOffPart};
+pub use error::{ActionError, NewGameError};
+pub use event::{EndReason, Event, TableMeld};
+pub use game::{Game, Phase};
+pub use record::{Record, ReplayError};
+pub use view::{SeatInfo, View};

@@ -1,0 +1,79 @@
+//! Game records: the ruleset, the seats, the seed and the action log. A
+//! record reproduces its match exactly ([`Record::replay`]); `romme replay`
+//! prints one step by step.
+
+use romme_core::ruleset::Ruleset;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::action::Action;
+use crate::error::{ActionError, NewGameError};
+use crate::game::Game;
+
+/// A match as data.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// The full ruleset (not only its name: house rules travel with it).
+    pub rules: Ruleset,
+    /// Number of seats.
+    pub seats: usize,
+    /// The match seed.
+    pub seed: u64,
+    /// Every accepted action with its seat, in order.
+    pub actions: Vec<(usize, Action)>,
+}
+
+/// Why a record does not replay.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ReplayError {
+    /// The game cannot be created.
+    #[error(transparent)]
+    New(#[from] NewGameError),
+    /// An action was refused.
+    #[error("action {index} (seat {seat}) was refused: {error}")]
+    Refused {
+        /// 0-based index in the log.
+        index: usize,
+        /// The seat.
+        seat: usize,
+        /// Why.
+        error: ActionError,
+    },
+}
+
+impl Record {
+    /// The record of `game` so far.
+    pub fn of(game: &Game) -> Record {
+        Record {
+            rules: game.rules().clone(),
+            seats: game.seats(),
+            seed: game.seed(),
+            actions: game.actions().to_vec(),
+        }
+    }
+
+    /// Replay the whole record, calling `step` after each action with the
+    /// game as it is then.
+    pub fn replay_with(
+        &self,
+        mut step: impl FnMut(usize, &(usize, Action), &Game, &[crate::Event]),
+    ) -> Result<Game, ReplayError> {
+        let mut game = Game::new(self.rules.clone(), self.seats, self.seed)?;
+        for (index, (seat, action)) in self.actions.iter().enumerate() {
+            let events =
+                game.apply(*seat, action.clone())
+                    .map_err(|error| ReplayError::Refused {
+                        index,
+                        seat: *seat,
+                        error,
+                    })?;
+            step(index, &self.actions[index], &game, &events);
+        }
+        Ok(game)
+    }
+
+    /// Replay the whole record.
+    pub fn replay(&self) -> Result<Game, ReplayError> {
+        self.replay_with(|_, _, _, _| {})
+    }
+}

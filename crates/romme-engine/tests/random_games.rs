@@ -1,0 +1,180 @@
+//! Thousands of random legal games per playable preset: no card is ever
+//! created or lost, no view or filtered event shows another seat's hidden
+//! cards, a refused action changes nothing, and the record replays exactly.
+
+use proptest::prelude::*;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use romme_core::ruleset::presets;
+use romme_core::{CardKind, MeldCard};
+use romme_engine::{Action, DrawSource, Event, Game, Phase, Record};
+
+/// Presets this engine version plays, with their seat counts.
+pub fn playable() -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    for &name in presets::NAMES {
+        let Some(Ok(rules)) = presets::load(name) else {
+            continue;
+        };
+        for seats in [2usize, 3, 4] {
+            if Game::new(rules.clone(), seats, 1).is_ok() {
+                out.push((name.to_string(), seats));
+            }
+        }
+    }
+    out
+}
+
+/// A random policy that prefers putting cards down (so games end).
+fn pick(game: &Game, seat: usize, rng: &mut ChaCha8Rng) -> Option<Action> {
+    let legal = game.legal_actions(seat);
+    if legal.is_empty() {
+        return None;
+    }
+    let plays: Vec<&Action> = legal
+        .iter()
+        .filter(|a| matches!(a, Action::Meld { .. } | Action::LayOff { .. }))
+        .collect();
+    if !plays.is_empty() && rng.random_bool(0.9) {
+        return Some(plays[rng.random_range(0..plays.len())].clone());
+    }
+    Some(legal[rng.random_range(0..legal.len())].clone())
+}
+
+/// Actions that are usually illegal now.
+fn mischief(game: &Game, rng: &mut ChaCha8Rng) -> (usize, Action) {
+    let seat = rng.random_range(0..game.seats() + 1);
+    let card: CardKind = "Kh".parse().expect("card");
+    let action = match rng.random_range(0..6) {
+        0 => Action::Draw {
+            from: DrawSource::Discard,
+        },
+        1 => Action::Discard { card },
+        2 => Action::Meld {
+            melds: vec![vec![MeldCard::plain(card); 3]],
+            lay_offs: Vec::new(),
+        },
+        3 => Action::LayOff {
+            meld: 99,
+            cards: vec![MeldCard::plain(card)],
+        },
+        4 => Action::ExchangeJoker { meld: 0, card },
+        _ => Action::Draw {
+            from: DrawSource::Stock,
+        },
+    };
+    (seat, action)
+}
+
+fn check_views(game: &Game) {
+    for s in 0..game.seats() {
+        let v = game.view(Some(s));
+        let own: Vec<CardKind> = game
+            .hand(s)
+            .expect("seat")
+            .iter()
+            .map(|c| c.kind())
+            .collect();
+        assert_eq!(v.hand.as_deref(), Some(own.as_slice()));
+        // Nothing but counts of the other hands: the JSON has exactly one hand.
+        let json = serde_json::to_value(&v).expect("json");
+        assert_eq!(json["hand"].as_array().map(Vec::len), Some(own.len()));
+        for e in game.events() {
+            match e.for_viewer(Some(s)) {
+                Event::Dealt { seat, cards, .. } if seat != s => assert!(cards.is_none()),
+                Event::Drew {
+                    seat,
+                    from: DrawSource::Stock,
+                    card,
+                } if seat != s => assert!(card.is_none()),
+                _ => {}
+            }
+        }
+    }
+    let spectator = game.view(None);
+    assert!(spectator.hand.is_none());
+    // Public things are all there.
+    assert_eq!(spectator.table.len(), game.view(Some(0)).table.len());
+}
+
+fn play(name: &str, seats: usize, seed: u64, max_actions: usize) -> (Game, bool) {
+    let rules = presets::load(name).expect("preset").expect("loads");
+    let deck = rules.deck;
+    let mut game = Game::new(rules, seats, seed).expect("new");
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for step in 0..max_actions {
+        if game.phase() == Phase::MatchOver {
+            return (game, true);
+        }
+        // A refused action changes nothing.
+        let (s, a) = mischief(&game, &mut rng);
+        let before = game.clone();
+        if game.apply(s, a).is_err() {
+            assert!(game == before, "a refused action changed the game");
+        } else {
+            deck.check_conservation(game.all_cards())
+                .expect("conservation");
+        }
+        let Some(seat) = game.turn() else {
+            return (game, true);
+        };
+        let Some(action) = pick(&game, seat, &mut rng) else {
+            panic!(
+                "{name}: seat {seat} has no legal action at step {step}: {:?}",
+                game.view(Some(seat))
+            );
+        };
+        game.apply(seat, action.clone())
+            .unwrap_or_else(|e| panic!("listed action {action:?} refused: {e}"));
+        deck.check_conservation(game.all_cards())
+            .expect("conservation");
+        if step % 25 == 0 {
+            check_views(&game);
+        }
+    }
+    (game, false)
+}
+
+#[test]
+fn the_classic_presets_are_playable() {
+    let names: Vec<String> = playable().into_iter().map(|(n, _)| n).collect();
+    for must in ["klassisch", "anlegen", "club"] {
+        assert!(
+            names.iter().any(|n| n == must),
+            "{must} not playable: {names:?}"
+        );
+    }
+}
+
+#[test]
+fn random_games_finish_and_replay() {
+    let mut finished = 0;
+    let mut total = 0;
+    for (name, seats) in playable() {
+        for seed in 0..40u64 {
+            let (game, done) = play(&name, seats, seed * 31 + seats as u64, 3000);
+            total += 1;
+            finished += usize::from(done);
+            let replayed = Record::of(&game).replay().expect("replays");
+            assert!(replayed == game, "{name}: replay differs");
+        }
+    }
+    assert!(
+        finished * 10 >= total * 9,
+        "only {finished} of {total} matches finished"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn any_seed_keeps_the_invariants(seed in any::<u64>(), which in 0usize..64) {
+        let all = playable();
+        let (name, seats) = &all[which % all.len()];
+        let (game, _) = play(name, *seats, seed, 600);
+        let json = serde_json::to_string(&Record::of(&game)).expect("record");
+        let back: Record = serde_json::from_str(&json).expect("record parses");
+        prop_assert!(back.replay().expect("replays") == game);
+    }
+}
