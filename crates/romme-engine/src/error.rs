@@ -32,6 +32,9 @@ pub enum NewGameError {
         /// Cards the deal needs (hands plus one turned-up card).
         need: usize,
     },
+    /// An explicit deal does not fit the deck or the seats.
+    #[error("bad deal: {0}")]
+    BadDeal(String),
     /// The ruleset's meld rules are unusable.
     #[error(transparent)]
     Meld(#[from] MeldError),

@@ -71,6 +71,23 @@ impl std::fmt::Display for Phase {
     }
 }
 
+/// An explicit first deal (for tests, puzzles and the `romme engine`
+/// driver): the cards named here go where they are named; every other card
+/// of the deck is shuffled below the named stock cards.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Deal {
+    /// Hands by seat (a seat sitting out gets an empty list).
+    pub hands: Vec<Vec<CardKind>>,
+    /// The turned-up card starting the discard pile; `None`: the stock's
+    /// top card is turned up as usual.
+    #[serde(default)]
+    pub discard: Option<CardKind>,
+    /// The next cards of the stock, top first.
+    #[serde(default)]
+    pub stock: Vec<CardKind>,
+}
+
 /// A meld on the table with its physical cards.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Meld {
@@ -143,6 +160,8 @@ pub struct Game {
     pub(crate) reshuffles: u32,
     pub(crate) history: Vec<Event>,
     pub(crate) log: Vec<(usize, Action)>,
+    /// The explicit first deal, if any (kept for records).
+    pub(crate) fixed: Option<Deal>,
 }
 
 /// Seed of a game's shuffle (or of its `k`-th reshuffle) from the match seed.
@@ -221,11 +240,34 @@ impl Game {
             reshuffles: 0,
             history: Vec::new(),
             log: Vec::new(),
+            fixed: None,
         };
         let mut events = Vec::new();
         game.deal(&mut events)?;
         game.history.extend(events);
         Ok(game)
+    }
+
+    /// A new match whose first game is dealt as `deal` says.
+    pub fn with_deal(
+        rules: Ruleset,
+        seats: usize,
+        seed: u64,
+        deal: Deal,
+    ) -> Result<Game, NewGameError> {
+        let mut game = Game::new(rules, seats, seed)?;
+        game.fixed = Some(deal);
+        game.game_no = 0;
+        game.dealer = seats - 1;
+        let mut events = Vec::new();
+        game.deal(&mut events)?;
+        game.history = events;
+        Ok(game)
+    }
+
+    /// The explicit first deal, if the match was created with one.
+    pub fn fixed_deal(&self) -> Option<&Deal> {
+        self.fixed.as_ref()
     }
 
     /// The ruleset.
@@ -352,6 +394,7 @@ impl Game {
             reshuffles: self.reshuffles,
             history: Vec::new(),
             log: Vec::new(),
+            fixed: self.fixed.clone(),
         }
     }
 
@@ -409,6 +452,11 @@ impl Game {
         self.opened = vec![false; self.seats];
         self.first_to_meld = None;
         self.reshuffles = 0;
+        if self.game_no == 1 {
+            if let Some(fixed) = self.fixed.clone() {
+                return self.deal_fixed(&fixed, deck, hand_size, ev);
+            }
+        }
         ev.push(Event::GameStarted {
             game: self.game_no,
             dealer: self.dealer,
@@ -437,6 +485,89 @@ impl Game {
         }
         self.turn = self.players[0];
         self.begin_turn(if extra == 1 { Phase::Play } else { Phase::Draw }, ev);
+        Ok(())
+    }
+
+    /// Deal the explicit first game: named cards where they are named, the
+    /// rest of the shuffled deck below the named stock cards.
+    fn deal_fixed(
+        &mut self,
+        fixed: &Deal,
+        mut deck: Vec<Card>,
+        hand_size: u8,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), NewGameError> {
+        if fixed.hands.len() != self.seats {
+            return Err(NewGameError::BadDeal(format!(
+                "the deal names {} hands for {} seats",
+                fixed.hands.len(),
+                self.seats
+            )));
+        }
+        let mut take = |k: CardKind| -> Result<Card, NewGameError> {
+            let i = deck
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.kind() == k)
+                .min_by_key(|(_, c)| c.id())
+                .map(|(i, _)| i)
+                .ok_or_else(|| NewGameError::BadDeal(format!("the deck has no more {k}")))?;
+            Ok(deck.remove(i))
+        };
+        let mut hands = vec![Vec::new(); self.seats];
+        for (s, kinds) in fixed.hands.iter().enumerate() {
+            let playing = self.players.contains(&s);
+            if playing == kinds.is_empty() {
+                return Err(NewGameError::BadDeal(format!(
+                    "seat {s} {} this game",
+                    if playing {
+                        "needs cards: it plays"
+                    } else {
+                        "sits out and gets no cards"
+                    }
+                )));
+            }
+            for &k in kinds {
+                hands[s].push(take(k)?);
+            }
+            hands[s].sort_unstable();
+        }
+        let up = fixed.discard.map(&mut take).transpose()?;
+        let mut named = Vec::new();
+        for &k in &fixed.stock {
+            named.push(take(k)?);
+        }
+        // `deck` (already shuffled) lies below; the named cards on top.
+        named.reverse();
+        deck.extend(named);
+        ev.push(Event::GameStarted {
+            game: self.game_no,
+            dealer: self.dealer,
+            players: self.players.clone(),
+            hand_size,
+        });
+        for &s in &self.players {
+            ev.push(Event::Dealt {
+                seat: s,
+                count: hands[s].len(),
+                cards: Some(hands[s].iter().map(|c| c.kind()).collect()),
+            });
+        }
+        self.hands = hands;
+        self.stock = deck;
+        let first = self.players[0];
+        let up = match up {
+            Some(c) => Some(c),
+            None if self.hands[first].len() > usize::from(hand_size) => None,
+            None => self.stock.pop(),
+        };
+        if let Some(c) = up {
+            self.discard.push(c);
+            ev.push(Event::TurnedUp { card: c.kind() });
+        }
+        self.turn = first;
+        let extra = self.rules.deal.first_player_extra_card && up.is_none();
+        self.begin_turn(if extra { Phase::Play } else { Phase::Draw }, ev);
         Ok(())
     }
 

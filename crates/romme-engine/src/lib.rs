@@ -28,6 +28,6 @@ pub mod view;
 pub use action::{Action, DrawSource, LayOffPart};
 pub use error::{ActionError, NewGameError};
 pub use event::{EndReason, Event, TableMeld};
-pub use game::{Game, Phase};
+pub use game::{Deal, Game, Phase};
 pub use record::{Record, ReplayError};
 pub use view::{SeatInfo, View};

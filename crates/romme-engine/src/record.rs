@@ -8,7 +8,7 @@ use thiserror::Error;
 
 use crate::action::Action;
 use crate::error::{ActionError, NewGameError};
-use crate::game::Game;
+use crate::game::{Deal, Game};
 
 /// A match as data.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -19,6 +19,9 @@ pub struct Record {
     pub seats: usize,
     /// The match seed.
     pub seed: u64,
+    /// The explicit first deal, if the match had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal: Option<Deal>,
     /// Every accepted action with its seat, in order.
     pub actions: Vec<(usize, Action)>,
 }
@@ -48,6 +51,7 @@ impl Record {
             rules: game.rules().clone(),
             seats: game.seats(),
             seed: game.seed(),
+            deal: game.fixed_deal().cloned(),
             actions: game.actions().to_vec(),
         }
     }
@@ -58,7 +62,10 @@ impl Record {
         &self,
         mut step: impl FnMut(usize, &(usize, Action), &Game, &[crate::Event]),
     ) -> Result<Game, ReplayError> {
-        let mut game = Game::new(self.rules.clone(), self.seats, self.seed)?;
+        let mut game = match &self.deal {
+            Some(d) => Game::with_deal(self.rules.clone(), self.seats, self.seed, d.clone())?,
+            None => Game::new(self.rules.clone(), self.seats, self.seed)?,
+        };
         for (index, (seat, action)) in self.actions.iter().enumerate() {
             let events =
                 game.apply(*seat, action.clone())

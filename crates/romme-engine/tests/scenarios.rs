@@ -1,0 +1,565 @@
+//! Scenarios from the rule texts and the refusals a player meets, each on an
+//! explicit deal. Every refusal is checked to leave the game unchanged.
+
+use romme_core::notation::parse_cards;
+use romme_core::ruleset::{Ruleset, presets};
+use romme_core::{CardKind, MeldCard};
+use romme_engine::{Action, ActionError, Deal, DrawSource, EndReason, Event, Game, Phase, Record};
+
+fn preset(name: &str) -> Ruleset {
+    presets::load(name).expect("exists").expect("loads")
+}
+
+fn cards(s: &str) -> Vec<CardKind> {
+    parse_cards(s).expect(s)
+}
+
+fn meld(s: &str) -> Vec<MeldCard> {
+    s.split_whitespace().map(|c| c.parse().expect(c)).collect()
+}
+
+fn card(s: &str) -> CardKind {
+    s.parse().expect(s)
+}
+
+/// Seat 0 deals; seat 1 begins (three seats).
+fn three(rules: &str, hands: [&str; 3], discard: &str, stock: &str) -> Game {
+    let deal = Deal {
+        hands: hands.iter().map(|h| cards(h)).collect(),
+        discard: Some(card(discard)),
+        stock: cards(stock),
+    };
+    Game::with_deal(preset(rules), 3, 7, deal).expect("deal")
+}
+
+/// Apply, expecting a refusal that changes nothing.
+fn refused(game: &mut Game, seat: usize, action: Action) -> ActionError {
+    let before = game.clone();
+    let e = game.apply(seat, action).expect_err("must be refused");
+    assert!(*game == before, "a refusal changed the game");
+    e
+}
+
+const H0: &str = "2c 3c 4c 5d 6d 7d 8s 9s 10s Jh Qh Kh Ac";
+const H2: &str = "2d 3d 4d 5c 6c 7c 8h 9h 10h Js Qs Ks Ad";
+
+#[test]
+fn turn_order_and_drawing_first() {
+    let mut g = three(
+        "klassisch",
+        [H0, "7h 7s 7c Kd Ks 2h 3h 4h 9d 9c 5s 6s Qd", H2],
+        "Jd",
+        "8c",
+    );
+    assert_eq!(g.turn(), Some(1), "the player left of the dealer begins");
+    let e = refused(
+        &mut g,
+        2,
+        Action::Draw {
+            from: DrawSource::Stock,
+        },
+    );
+    assert_eq!(e.to_string(), "it is seat 1's turn, not seat 2's");
+    let e = refused(&mut g, 1, Action::Discard { card: card("Qd") });
+    assert_eq!(e.to_string(), "you must draw first");
+    g.apply(
+        1,
+        Action::Draw {
+            from: DrawSource::Stock,
+        },
+    )
+    .expect("draw");
+    let e = refused(
+        &mut g,
+        1,
+        Action::Draw {
+            from: DrawSource::Stock,
+        },
+    );
+    assert_eq!(e, ActionError::AlreadyDrawn);
+    let e = refused(&mut g, 1, Action::Discard { card: card("8h") });
+    assert_eq!(e.to_string(), "8h is not in your hand");
+    assert_eq!(
+        g.view(Some(1)).hand.expect("hand").contains(&card("8c")),
+        true
+    );
+    g.apply(1, Action::Discard { card: card("8c") })
+        .expect("discard");
+    assert_eq!(g.turn(), Some(2));
+    assert_eq!(g.view(None).discard.last(), Some(&card("8c")));
+}
+
+#[test]
+fn the_opening_needs_40_points_003() {
+    // 7h 7s 7c = 21, Kd Ks + nothing; 2h 3h 4h = 9: 30 < 40.
+    let mut g = three(
+        "klassisch",
+        [H0, "7h 7s 7c Kd Ks 2h 3h 4h 9d 9c 5s 6s Qd", H2],
+        "Jd",
+        "Kc",
+    );
+    g.apply(
+        1,
+        Action::Draw {
+            from: DrawSource::Discard,
+        },
+    )
+    .expect("take Jd");
+    let low = Action::Meld {
+        melds: vec![meld("7h 7s 7c"), meld("2h 3h 4h")],
+        lay_offs: Vec::new(),
+    };
+    let e = refused(&mut g, 1, low);
+    assert_eq!(
+        e.to_string(),
+        "opening needs 40 points, these melds have 30"
+    );
+    // Laying off before the opening is refused too.
+    let e = refused(
+        &mut g,
+        1,
+        Action::LayOff {
+            meld: 0,
+            cards: meld("8h"),
+        },
+    );
+    assert!(matches!(e, ActionError::LayOffNotAllowed(_)), "{e}");
+    // With the kings (Kd Ks + Jd? no: Jd Qd Kd is a run of 30) it reaches 60.
+    let ok = Action::Meld {
+        melds: vec![meld("7h 7s 7c"), meld("Jd Qd Kd")],
+        lay_offs: Vec::new(),
+    };
+    let ev = g.apply(1, ok).expect("opening");
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            Event::Melded {
+                opening: Some(51),
+                ..
+            }
+        )),
+        "{ev:?}"
+    );
+    assert!(g.view(None).seats[1].opened);
+    // After the opening, further melds and lay-offs need no minimum.
+    g.apply(
+        1,
+        Action::Meld {
+            melds: vec![meld("2h 3h 4h")],
+            lay_offs: Vec::new(),
+        },
+    )
+    .expect("small meld after opening");
+    g.apply(
+        1,
+        Action::LayOff {
+            meld: 2,
+            cards: meld("5s"),
+        },
+    )
+    .expect_err("5s does not fit 2h-4h");
+}
+
+#[test]
+fn joker_exchange_and_declarations() {
+    // Seat 1 opens with a joker run; seat 2 exchanges the joker (003: "so kann er diesen Joker rauben").
+    let mut g = three(
+        "klassisch",
+        [
+            H0,
+            "Qh Kh * 10c 10d 10s 2s 3s 5h 6h 9c 4d 8d",
+            "Jh 2d 3d 4d 5c 6c 7c 8h 9h 10h Js Qs Ad",
+        ],
+        "9d",
+        "Kc 2c",
+    );
+    g.apply(
+        1,
+        Action::Draw {
+            from: DrawSource::Stock,
+        },
+    )
+    .expect("draw Kc");
+    let e = refused(
+        &mut g,
+        1,
+        Action::Meld {
+            melds: vec![meld("Qh Kh *"), meld("10c 10d 10s")],
+            lay_offs: Vec::new(),
+        },
+    );
+    assert!(matches!(e, ActionError::Ambiguous(_)), "J or A: {e}");
+    g.apply(
+        1,
+        Action::Meld {
+            melds: vec![meld("*=Jh Qh Kh"), meld("10c 10d 10s")],
+            lay_offs: Vec::new(),
+        },
+    )
+    .expect("opening 60");
+    g.apply(1, Action::Discard { card: card("9c") })
+        .expect("discard");
+    g.apply(
+        2,
+        Action::Draw {
+            from: DrawSource::Stock,
+        },
+    )
+    .expect("draw 2c");
+    let e = refused(
+        &mut g,
+        2,
+        Action::ExchangeJoker {
+            meld: 0,
+            card: card("Ah"),
+        },
+    );
+    assert_eq!(e.to_string(), "no joker in *=Jh Qh Kh stands for Ah");
+    let e = refused(
+        &mut g,
+        2,
+        Action::ExchangeJoker {
+            meld: 1,
+            card: card("Jh"),
+        },
+    );
+    assert!(matches!(e, ActionError::NoJokerFor { .. }), "{e}");
+    let ev = g
+        .apply(
+            2,
+            Action::ExchangeJoker {
+                meld: 0,
+                card: card("Jh"),
+            },
+        )
+        .expect("exchange");
+    assert!(matches!(ev[0], Event::JokerExchanged { .. }));
+    assert!(
+        g.view(Some(2))
+            .hand
+            .expect("hand")
+            .contains(&CardKind::Joker)
+    );
+    assert_eq!(g.view(None).table[0].cards, meld("Jh Qh Kh"));
+}
+
+#[test]
+fn joker_exchange_in_a_set_needs_four_cards_004() {
+    let rules = preset("club");
+    assert!(rules.jokers.exchange_needs_full_set);
+    let deal = Deal {
+        hands: vec![
+            cards("Ks Kd Kc * Qs Qd Qc 2h 5h 8h Jc 4s 6d"),
+            cards("Kh Qh 3c 4c 6c 7c 9d 10d 2s 3s 5s 9s 7h"),
+            cards("2c 3h 4h 6h 8c 9c 10c 2d 3d 4d 6s 7s 8s"),
+        ],
+        discard: Some(card("Jd")),
+        stock: cards("10h 10s Jh Ah 5c 5d"),
+    };
+    let mut g = Game::with_deal(rules, 3, 3, deal).expect("deal");
+    g.apply(
+        1,
+        Action::Draw {
+            from: DrawSource::Stock,
+        },
+    )
+    .expect("draw");
+    // 004 9: exchanging needs the own opening first.
+    let e = refused(
+        &mut g,
+        1,
+        Action::ExchangeJoker {
+            meld: 0,
+            card: card("Kh"),
+        },
+    );
+    assert_eq!(
+        e.to_string(),
+        "you may exchange a joker only after your opening"
+    );
+    g.apply(1, Action::Discard { card: card("10h") })
+        .expect("discard");
+    g.apply(
+        2,
+        Action::Draw {
+            from: DrawSource::Stock,
+        },
+    )
+    .expect("draw");
+    g.apply(2, Action::Discard { card: card("10s") })
+        .expect("discard");
+    g.apply(
+        0,
+        Action::Draw {
+            from: DrawSource::Stock,
+        },
+    )
+    .expect("draw Jh");
+    // Ks Kd *=Kh (30) + Qs Qd Qc (30): the opening, a joker in a set of three.
+    g.apply(
+        0,
+        Action::Meld {
+            melds: vec![meld("Ks Kd *=Kh"), meld("Qs Qd Qc")],
+            lay_offs: Vec::new(),
+        },
+    )
+    .expect("opening");
+    g.apply(0, Action::Discard { card: card("Jh") })
+        .expect("discard");
+    g.apply(
+        1,
+        Action::Draw {
+            from: DrawSource::Stock,
+        },
+    )
+    .expect("draw");
+    let e = refused(
+        &mut g,
+        1,
+        Action::ExchangeJoker {
+            meld: 0,
+            card: card("Kh"),
+        },
+    );
+    assert_eq!(
+        e.to_string(),
+        "you may exchange a joker only after your opening"
+    );
+    g.apply(1, Action::Discard { card: card("Ah") })
+        .expect("discard");
+    g.apply(
+        2,
+        Action::Draw {
+            from: DrawSource::Stock,
+        },
+    )
+    .expect("draw");
+    g.apply(2, Action::Discard { card: card("5c") })
+        .expect("discard");
+    g.apply(
+        0,
+        Action::Draw {
+            from: DrawSource::Stock,
+        },
+    )
+    .expect("draw 5d");
+    // Seat 0 has opened, but the set has three cards.
+    g.apply(
+        0,
+        Action::Meld {
+            melds: vec![meld("2h")],
+            lay_offs: Vec::new(),
+        },
+    )
+    .expect_err("not a meld");
+    let e = refused(
+        &mut g,
+        0,
+        Action::ExchangeJoker {
+            meld: 0,
+            card: card("Kh"),
+        },
+    );
+    assert!(
+        e.to_string()
+            .starts_with("a joker in a set may be exchanged only when the set has 4 cards"),
+        "{e}"
+    );
+    // Lay Kc off: now the set has four cards and Kh could replace the joker.
+    g.apply(
+        0,
+        Action::LayOff {
+            meld: 0,
+            cards: meld("Kc"),
+        },
+    )
+    .expect("lay off Kc");
+    assert_eq!(g.view(None).table[0].cards.len(), 4);
+}
+
+#[test]
+fn hand_romme_doubles_the_others_points_003() {
+    // Seat 1 puts all cards down in one turn without an earlier meld, below 40.
+    let mut g = three(
+        "klassisch",
+        [H0, "2h 3h 4h 5s 5c 5d 6c 7c 8c 9c 2s 3s 4s", H2],
+        "Kd",
+        "Qd",
+    );
+    g.apply(
+        1,
+        Action::Draw {
+            from: DrawSource::Stock,
+        },
+    )
+    .expect("draw Qd");
+    let ev = g
+        .apply(
+            1,
+            Action::Meld {
+                melds: vec![
+                    meld("2h 3h 4h"),
+                    meld("5s 5c 5d"),
+                    meld("6c 7c 8c 9c"),
+                    meld("2s 3s 4s"),
+                ],
+                lay_offs: Vec::new(),
+            },
+        )
+        .expect("a Hand-Rommé waives the threshold");
+    assert!(ev.iter().any(|e| matches!(e, Event::Melded { .. })));
+    let ev = g
+        .apply(1, Action::Discard { card: card("Qd") })
+        .expect("go out");
+    let ended = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::GameEnded {
+                reason,
+                winner,
+                score,
+                ..
+            } => Some((*reason, *winner, score.clone())),
+            _ => None,
+        })
+        .expect("game over");
+    assert_eq!(ended.0, EndReason::WentOut);
+    assert_eq!(ended.1, Some(1));
+    let s0 = &ended.2.players[0];
+    assert_eq!(
+        s0.points,
+        2 * i64::from(s0.hand_points),
+        "others pay double"
+    );
+    assert_eq!(ended.2.players[1].points, 0);
+    // klassisch plays one game: the match is over.
+    assert_eq!(g.phase(), Phase::MatchOver);
+    assert!(g.legal_actions(1).is_empty());
+    assert_eq!(
+        g.apply(
+            1,
+            Action::Draw {
+                from: DrawSource::Stock
+            }
+        ),
+        Err(ActionError::MatchOver)
+    );
+    // The record replays to the same end.
+    assert!(Record::of(&g).replay().expect("replays") == g);
+}
+
+#[test]
+fn a_fourth_player_deals_and_sits_out_004() {
+    let g = Game::new(preset("club"), 4, 11).expect("club with four");
+    let v = g.view(None);
+    let sitting: Vec<usize> = v
+        .seats
+        .iter()
+        .filter(|s| !s.playing)
+        .map(|s| s.seat)
+        .collect();
+    assert_eq!(sitting, vec![v.dealer], "the dealer sits out");
+    assert_eq!(v.seats.iter().filter(|s| s.playing).count(), 3);
+    let mut g2 = g.clone();
+    assert_eq!(
+        g2.apply(
+            v.dealer,
+            Action::Draw {
+                from: DrawSource::Stock
+            }
+        ),
+        Err(ActionError::SitsOut(v.dealer))
+    );
+}
+
+#[test]
+fn the_discard_is_taken_only_to_be_melded_004() {
+    let rules = preset("club");
+    let deal = Deal {
+        hands: vec![
+            cards("2c 3c 4c 5d 6d 7d 8s 9s 10s Jh Qh Kh Ac"),
+            cards("Ks Kd Qs Qd Qc 2h 5h 8h Jc 4s 6d 3d 9c"),
+            cards("2d 3h 4h 6h 8c 10c 2s 3s 6s 7s 9d 10d Jd"),
+        ],
+        discard: Some(card("7c")),
+        stock: cards("Kc"),
+    };
+    let mut g = Game::with_deal(rules.clone(), 3, 5, deal.clone()).expect("deal");
+    // 7c fits nothing in seat 1's hand.
+    let e = refused(
+        &mut g,
+        1,
+        Action::Draw {
+            from: DrawSource::Discard,
+        },
+    );
+    assert!(matches!(e, ActionError::DiscardNotMeldable { .. }), "{e}");
+    // Kc would make Ks Kd Kc + Qs Qd Qc = 60: taking the discard is allowed
+    // when it opens at once.
+    let deal = Deal {
+        discard: Some(card("Kc")),
+        stock: cards("7c"),
+        ..deal
+    };
+    let mut g = Game::with_deal(rules, 3, 5, deal).expect("deal");
+    g.apply(
+        1,
+        Action::Draw {
+            from: DrawSource::Discard,
+        },
+    )
+    .expect("take Kc");
+    assert_eq!(
+        g.view(Some(0)).taken,
+        Some(card("Kc")),
+        "everyone sees what was taken"
+    );
+    let e = refused(&mut g, 1, Action::Discard { card: card("9c") });
+    assert_eq!(
+        e.to_string(),
+        "you took Kc from the discard pile: meld it before you discard"
+    );
+    let e = refused(
+        &mut g,
+        1,
+        Action::Meld {
+            melds: vec![meld("Qs Qd Qc")],
+            lay_offs: Vec::new(),
+        },
+    );
+    assert!(matches!(e, ActionError::MustMeldTaken(_)), "{e}");
+    g.apply(
+        1,
+        Action::Meld {
+            melds: vec![meld("Ks Kd Kc"), meld("Qs Qd Qc")],
+            lay_offs: Vec::new(),
+        },
+    )
+    .expect("opening with the taken card");
+    g.apply(1, Action::Discard { card: card("9c") })
+        .expect("now the discard");
+}
+
+#[test]
+fn views_hide_other_hands_and_events_are_filtered() {
+    let g = three(
+        "klassisch",
+        [H0, "7h 7s 7c Kd Ks 2h 3h 4h 9d 9c 5s 6s Qd", H2],
+        "Jd",
+        "8c",
+    );
+    let v1 = serde_json::to_string(&g.view(Some(1))).expect("json");
+    let hand = g.view(Some(1)).hand.expect("own hand");
+    assert_eq!(hand.len(), 13);
+    assert!(hand.contains(&card("2h")) && v1.contains("\"2h\""), "{v1}");
+    let spectator = g.view(None);
+    assert!(spectator.hand.is_none());
+    for e in g.events() {
+        if let Event::Dealt { seat, cards, .. } = e.for_viewer(Some(1)) {
+            assert_eq!(cards.is_some(), seat == 1);
+        }
+        if let Event::Dealt { cards, .. } = e.for_viewer(None) {
+            assert!(cards.is_none(), "a spectator sees no hand");
+        }
+    }
+}
