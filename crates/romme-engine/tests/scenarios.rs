@@ -79,10 +79,7 @@ fn turn_order_and_drawing_first() {
     assert_eq!(e, ActionError::AlreadyDrawn);
     let e = refused(&mut g, 1, Action::Discard { card: card("8h") });
     assert_eq!(e.to_string(), "8h is not in your hand");
-    assert_eq!(
-        g.view(Some(1)).hand.expect("hand").contains(&card("8c")),
-        true
-    );
+    assert!(g.view(Some(1)).hand.expect("hand").contains(&card("8c")));
     g.apply(1, Action::Discard { card: card("8c") })
         .expect("discard");
     assert_eq!(g.turn(), Some(2));
