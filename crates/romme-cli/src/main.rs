@@ -2,7 +2,10 @@
 //! crates. Every subcommand lives in its own module; exit codes are part of
 //! the interface (see each subcommand's `--help`).
 
+mod engine_cmd;
+mod json_lines;
 mod meld_cmd;
+mod replay_cmd;
 mod rules_arg;
 mod rules_cmd;
 mod score_cmd;
@@ -60,6 +63,31 @@ enum Command {
         #[arg(long, short)]
         rules: Option<String>,
     },
+    /// Drive the game engine from another program: JSON lines on stdin, one
+    /// JSON answer per line (schema and a worked example: docs/engine-protocol.md).
+    ///
+    ///   {"cmd": "new", "rules": "klassisch", "seats": 3, "seed": 42}
+    ///   {"cmd": "view", "seat": 1}          (no "seat": the spectator view)
+    ///   {"cmd": "legal", "seat": 1}
+    ///   {"cmd": "act", "seat": 1, "action": {"type": "draw", "from": "stock"}}
+    ///   {"cmd": "record"}                   (ruleset, seats, seed, deal, actions)
+    ///   {"cmd": "load", "record": {...}}    (replay a record and continue from it)
+    /// Answers: {"ok": true, ...}; a refused action or bad line gets
+    /// {"error": "line 7: you must draw first"} and changes nothing.
+    #[command(verbatim_doc_comment)]
+    Engine,
+    /// Print a game record (from `romme engine`'s "record" or `romme
+    /// simulate --out`) step by step.
+    Replay {
+        /// The record file (JSON).
+        file: std::path::PathBuf,
+        /// Show only what this seat could see (other hands hidden).
+        #[arg(long)]
+        seat: Option<usize>,
+        /// One JSON object per step instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -70,6 +98,8 @@ fn main() -> ExitCode {
         Command::Meld(cmd) => meld_cmd::run(cmd, &mut out),
         Command::Score(cmd) => score_cmd::run(cmd, &mut out),
         Command::Solve { rules } => solve_cmd::run(rules),
+        Command::Engine => engine_cmd::run(),
+        Command::Replay { file, seat, json } => replay_cmd::run(&file, seat, json, &mut out),
     };
     // A closed pipe (e.g. `| head`) is not an error worth a message.
     let mut stdout = std::io::stdout().lock();

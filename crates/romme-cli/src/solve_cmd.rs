@@ -3,10 +3,9 @@
 //! and processing continues.
 
 use std::collections::HashMap;
-use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use romme_core::{CardKind, MeldCard, Ruleset};
 use romme_solver::{LayOff, Limits, PartitionSolver, best_opening, go_out, lay_offs, rearrange};
 use serde::{Deserialize, Serialize};
@@ -79,11 +78,6 @@ struct PartitionAnswer {
     melded: usize,
     melds: Vec<Vec<MeldCard>>,
     unmatched: Vec<CardKind>,
-}
-
-#[derive(Debug, Serialize)]
-struct ErrorAnswer {
-    error: String,
 }
 
 /// Rulesets by name or file, loaded once.
@@ -222,27 +216,5 @@ pub fn run(rules: Option<String>) -> Result<ExitCode> {
             anyhow::bail!("{e}");
         }
     }
-    let stdin = std::io::stdin();
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    for (i, line) in stdin.lock().lines().enumerate() {
-        let line = line.context("cannot read stdin")?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let text = match answer(&mut cache, &line) {
-            Ok(json) => json,
-            Err(e) => serde_json::to_string(&ErrorAnswer {
-                error: format!("line {}: {e}", i + 1),
-            })?,
-        };
-        let written = writeln!(out, "{text}").and_then(|()| out.flush());
-        if let Err(e) = written {
-            if e.kind() == std::io::ErrorKind::BrokenPipe {
-                return Ok(ExitCode::SUCCESS);
-            }
-            return Err(e).context("cannot write stdout");
-        }
-    }
-    Ok(ExitCode::SUCCESS)
+    crate::json_lines::run(|line| answer(&mut cache, line))
 }

@@ -411,3 +411,84 @@ fn solve_opening_go_out_and_lay_off_modes() {
     assert_eq!(lines[8]["optimal"], true);
     assert_eq!(lines[8]["table"].as_array().map(Vec::len), Some(2));
 }
+
+#[test]
+fn engine_plays_over_json_lines_and_the_record_replays() {
+    let deal = r#"{"hands": [["2c","3c","4c","5d","6d","7d","8s","9s","10s","Jh","Qh","Kh","Ac"], ["7h","7s","7c","Kd","Ks","2h","3h","4h","9d","9c","5s","6s","Qd"], ["2d","3d","4d","5c","6c","7c","8h","9h","10h","Js","Qs","Ks","Ad"]], "discard": "Jd", "stock": ["Kc"]}"#;
+    let input = [
+        r#"{"cmd": "act", "seat": 1, "action": {"type": "draw", "from": "stock"}}"#.to_string(),
+        format!(r#"{{"cmd": "new", "rules": "klassisch", "seats": 3, "seed": 42, "deal": {deal}}}"#),
+        r#"{"cmd": "act", "seat": 1, "action": {"type": "discard", "card": "Qd"}}"#.into(),
+        r#"{"cmd": "act", "seat": 1, "action": {"type": "draw", "from": "discard"}}"#.into(),
+        r#"{"cmd": "act", "seat": 1, "action": {"type": "meld", "melds": [["7h","7s","7c"], ["2h","3h","4h"]]}}"#.into(),
+        r#"{"cmd": "act", "seat": 1, "action": {"type": "meld", "melds": [["7h","7s","7c"], ["Jd","Qd","Kd"]]}}"#.into(),
+        r#"{"cmd": "legal", "seat": 1}"#.into(),
+        r#"{"cmd": "view", "seat": 2}"#.into(),
+        r#"{"cmd": "view"}"#.into(),
+        r#"{"cmd": "fly"}"#.into(),
+        r#"{"cmd": "record"}"#.into(),
+    ]
+    .join("\n");
+    let o = romme_stdin(&["engine"], &input);
+    assert_eq!(o.status.code(), Some(0));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    assert_eq!(lines.len(), 11);
+    assert!(
+        lines[0]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("no game yet"))
+    );
+    assert_eq!(lines[1]["turn"], 1);
+    assert_eq!(lines[2]["error"], "line 3: you must draw first");
+    assert_eq!(lines[3]["phase"], "play");
+    assert_eq!(
+        lines[4]["error"],
+        "line 5: opening needs 40 points, these melds have 30"
+    );
+    assert_eq!(lines[5]["events"][0]["opening"], 51);
+    let actions = lines[6]["actions"].as_array().expect("actions");
+    assert!(
+        actions
+            .iter()
+            .any(|a| a["type"] == "discard" && a["card"] == "9c")
+    );
+    assert!(actions.iter().all(|a| a["type"] != "draw"), "already drawn");
+    // Seat 2 sees its own hand, counts of the others, and seat 1's melds.
+    let v = &lines[7]["view"];
+    assert_eq!(v["hand"].as_array().map(Vec::len), Some(13));
+    assert_eq!(v["seats"][1]["cards"], 8);
+    assert_eq!(v["table"].as_array().map(Vec::len), Some(2));
+    assert!(lines[8]["view"]["hand"].is_null(), "spectator");
+    assert!(
+        lines[9]["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("line 10:"))
+    );
+    // The record replays in words.
+    let dir = tempfile::tempdir().expect("tmp");
+    let file = dir.path().join("game.json");
+    std::fs::write(&file, lines[10]["record"].to_string()).expect("write");
+    let path = file.to_str().expect("utf-8");
+    let o = romme(&["replay", path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("seat 1 draws Jd from the discard pile"),
+        "{text}"
+    );
+    assert!(
+        text.contains("seat 1 opens with 51 points: [7c 7h 7s] [Jd Qd Kd]"),
+        "{text}"
+    );
+    assert!(text.contains("seat 0 holds 2c 3c 4c"), "{text}");
+    // As seat 2 saw it: no other hand.
+    let o = romme(&["replay", path, "--seat", "2"]);
+    let text = stdout(&o);
+    assert!(text.contains("seat 0 holds 13 cards"), "{text}");
+    assert!(text.contains("seat 2 holds "), "{text}");
+    let o = romme(&["replay", path, "--seat", "9"]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -1,0 +1,161 @@
+//! `romme replay FILE`: a game record step by step, in words (or JSON).
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::{Context as _, Result};
+use romme_core::notation::format_cards;
+use romme_engine::{DrawSource, EndReason, Event, Record};
+
+/// One event in words; `None` for events that need no line.
+fn describe(e: &Event) -> Option<String> {
+    Some(match e {
+        Event::GameStarted {
+            game,
+            dealer,
+            players,
+            hand_size,
+        } => format!("== game {game}: seat {dealer} deals {hand_size} cards to seats {players:?}"),
+        Event::Dealt { seat, count, cards } => match cards {
+            Some(c) => format!("seat {seat} holds {}", format_cards(c)),
+            None => format!("seat {seat} holds {count} cards"),
+        },
+        Event::TurnedUp { card } => format!("{card} is turned up"),
+        Event::TurnBegan { .. } => return None,
+        Event::Drew { seat, from, card } => {
+            let src = match from {
+                DrawSource::Stock => "the stock",
+                DrawSource::Discard => "the discard pile",
+            };
+            match card {
+                Some(c) => format!("seat {seat} draws {c} from {src}"),
+                None => format!("seat {seat} draws from {src}"),
+            }
+        }
+        Event::Melded {
+            seat,
+            melds,
+            laid_off,
+            opening,
+            table,
+        } => {
+            let mut s = format!("seat {seat}");
+            if let Some(points) = opening {
+                let _ = write!(s, " opens with {points} points:");
+            }
+            for &i in melds {
+                if let Some(m) = table.get(i) {
+                    let _ = write!(s, " [{}]", format_cards(&m.cards));
+                }
+            }
+            for &i in laid_off {
+                if let Some(m) = table.get(i) {
+                    let _ = write!(s, " lays off: meld {i} is now [{}]", format_cards(&m.cards));
+                }
+            }
+            s
+        }
+        Event::JokerExchanged {
+            seat,
+            meld,
+            card,
+            result,
+        } => format!(
+            "seat {seat} puts {card} in meld {meld} for the joker: [{}]",
+            format_cards(&result.cards)
+        ),
+        Event::Discarded { seat, card } => format!("seat {seat} discards {card}"),
+        Event::StockReshuffled { cards } => {
+            format!("the discard pile is shuffled into a new stock of {cards} cards")
+        }
+        Event::GameEnded {
+            reason,
+            winner,
+            hands,
+            score,
+        } => {
+            let mut s = match (reason, winner) {
+                (EndReason::WentOut, Some(w)) => format!("seat {w} goes out."),
+                _ => "the stock is exhausted: the game ends.".to_string(),
+            };
+            for (seat, hand) in hands {
+                let p = score.players.get(*seat);
+                let _ = write!(
+                    s,
+                    "\n   seat {seat}: {} -> {} points{}",
+                    if hand.is_empty() {
+                        "-".to_string()
+                    } else {
+                        format_cards(hand)
+                    },
+                    p.map_or(0, |p| p.points),
+                    p.and_then(|p| p.rating)
+                        .map(|r| format!(", rating {r}"))
+                        .unwrap_or_default()
+                );
+            }
+            s
+        }
+        Event::MatchEnded { winners } => {
+            format!("== the match is over; winner(s): seats {winners:?}")
+        }
+    })
+}
+
+/// Replay the record in `file`.
+pub fn run(file: &Path, seat: Option<usize>, json: bool, out: &mut String) -> Result<ExitCode> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let record: Record = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a game record", file.display()))?;
+    if let Some(s) = seat.filter(|&s| s >= record.seats) {
+        anyhow::bail!(
+            "the record has {} seats; there is no seat {s}",
+            record.seats
+        );
+    }
+    let emit = |e: &Event, out: &mut String| {
+        let e = match seat {
+            Some(s) => e.for_viewer(Some(s)),
+            None => e.clone(),
+        };
+        if json {
+            if let Ok(line) = serde_json::to_string(&e) {
+                let _ = writeln!(out, "{line}");
+            }
+        } else if let Some(line) = describe(&e) {
+            let _ = writeln!(out, "{line}");
+        }
+    };
+    let start = match &record.deal {
+        Some(d) => romme_engine::Game::with_deal(
+            record.rules.clone(),
+            record.seats,
+            record.seed,
+            d.clone(),
+        ),
+        None => romme_engine::Game::new(record.rules.clone(), record.seats, record.seed),
+    }
+    .context("the record's game cannot be created")?;
+    let _ = writeln!(
+        out,
+        "{} ({}), {} seats, seed {}",
+        record.rules.info.title_en, record.rules.name, record.seats, record.seed
+    );
+    for e in start.events() {
+        emit(e, out);
+    }
+    let result = record.replay_with(|_, _, _, events| {
+        for e in events {
+            emit(e, out);
+        }
+    });
+    match result {
+        Ok(_) => Ok(ExitCode::SUCCESS),
+        Err(e) => {
+            let _ = writeln!(out, "the record stops here: {e}");
+            Ok(ExitCode::from(1))
+        }
+    }
+}
