@@ -757,6 +757,15 @@ impl Game {
 
     // ----- melding, laying off, exchanging -----
 
+    /// The seat on turn has drawn (melds, lay-offs, exchanges, discards).
+    fn in_play(&self) -> Result<(), ActionError> {
+        match self.phase {
+            Phase::Draw => Err(ActionError::MustDrawFirst),
+            Phase::Play => Ok(()),
+            Phase::MatchOver => Err(ActionError::MatchOver),
+        }
+    }
+
     /// Take physical cards for `kinds` out of `hand` (lowest copy first).
     fn take_cards(hand: &mut Vec<Card>, kinds: &[CardKind]) -> Result<Vec<Card>, ActionError> {
         let mut out = Vec::with_capacity(kinds.len());
@@ -819,11 +828,7 @@ impl Game {
         lay_offs: &[LayOffPart],
         ev: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        match self.phase {
-            Phase::Draw => return Err(ActionError::MustDrawFirst),
-            Phase::Play => {}
-            Phase::MatchOver => return Err(ActionError::MatchOver),
-        }
+        self.in_play()?;
         if melds.is_empty() && lay_offs.is_empty() {
             return Err(ActionError::EmptyMeld);
         }
@@ -995,11 +1000,7 @@ impl Game {
         card: CardKind,
         ev: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        match self.phase {
-            Phase::Draw => return Err(ActionError::MustDrawFirst),
-            Phase::Play => {}
-            Phase::MatchOver => return Err(ActionError::MatchOver),
-        }
+        self.in_play()?;
         let rules = Arc::clone(&self.rules);
         match rules.jokers.exchange {
             JokerExchange::Never => {
@@ -1081,11 +1082,7 @@ impl Game {
         card: CardKind,
         ev: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        match self.phase {
-            Phase::Draw => return Err(ActionError::MustDrawFirst),
-            Phase::Play => {}
-            Phase::MatchOver => return Err(ActionError::MatchOver),
-        }
+        self.in_play()?;
         let rules = Arc::clone(&self.rules);
         let mut hand = self.hands[seat].clone();
         let physical = Self::take_cards(&mut hand, &[card])?[0];

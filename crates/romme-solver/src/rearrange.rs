@@ -222,22 +222,8 @@ pub fn rearrange(
             continue;
         }
         hand_now.extend(freed.iter().copied());
-        let mut counts = [0u8; FACES];
-        let mut optional = [0u8; FACES];
-        let mut wild_cards: Vec<(u32, CardKind)> = Vec::new();
-        for c in &on_table {
-            counts[c.face.index()] += 1;
-        }
-        for &h in &hand_now {
-            match h {
-                CardKind::Natural(f) if !checker.is_wild(h) => {
-                    counts[f.index()] += 1;
-                    optional[f.index()] += 1;
-                }
-                other => wild_cards.push((card_points(rules, other, round), other)),
-            }
-        }
-        wild_cards.sort_unstable();
+        let (counts, optional, wild_cards) =
+            search_counts(rules, round, &checker, &on_table, &hand_now);
         // A valid arrangement to beat: the table kept, lay-offs, and the
         // rest of the hand in melds of its own.
         let baseline = if chosen.is_empty() {
@@ -379,22 +365,7 @@ fn free_floor(
     let naturals: Vec<TableCard> = on_table.iter().copied().filter(|c| !is_wild(c)).collect();
     let mut hand: Vec<CardKind> = hand_now.to_vec();
     hand.extend(on_table.iter().filter(|c| is_wild(c)).map(|c| c.card));
-    let mut counts = [0u8; FACES];
-    let mut optional = [0u8; FACES];
-    let mut wild_cards: Vec<(u32, CardKind)> = Vec::new();
-    for c in &naturals {
-        counts[c.face.index()] += 1;
-    }
-    for &h in &hand {
-        match h {
-            CardKind::Natural(f) if !checker.is_wild(h) => {
-                counts[f.index()] += 1;
-                optional[f.index()] += 1;
-            }
-            other => wild_cards.push((card_points(rules, other, round), other)),
-        }
-    }
-    wild_cards.sort_unstable();
+    let (counts, optional, wild_cards) = search_counts(rules, round, checker, &naturals, &hand);
     arrange.optional = optional;
     // An original meld's joker faces are no longer table cards.
     arrange.originals = originals
@@ -430,6 +401,37 @@ fn free_floor(
             (floor_of(cost_of(rules, round, &r)), Some((melds, r.hand)))
         }
     })
+}
+
+/// The search's input: copies of each face (table and hand), the hand's
+/// copies (which may stay unmatched), and the hand's wild cards with their
+/// points, sorted.
+type SearchCounts = ([u8; FACES], [u8; FACES], Vec<(u32, CardKind)>);
+
+fn search_counts(
+    rules: &Ruleset,
+    round: Option<u8>,
+    checker: &MeldChecker,
+    table: &[TableCard],
+    hand: &[CardKind],
+) -> SearchCounts {
+    let mut counts = [0u8; FACES];
+    let mut optional = [0u8; FACES];
+    let mut wild_cards: Vec<(u32, CardKind)> = Vec::new();
+    for c in table {
+        counts[c.face.index()] += 1;
+    }
+    for &h in hand {
+        match h {
+            CardKind::Natural(f) if !checker.is_wild(h) => {
+                counts[f.index()] += 1;
+                optional[f.index()] += 1;
+            }
+            other => wild_cards.push((card_points(rules, other, round), other)),
+        }
+    }
+    wild_cards.sort_unstable();
+    (counts, optional, wild_cards)
 }
 
 /// Melds (as cards) and cards left of a good arrangement, to steer a search.
