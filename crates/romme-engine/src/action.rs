@@ -67,6 +67,14 @@ pub enum Action {
         /// The card.
         card: CardKind,
     },
+    /// "Rommé bieten" (`002`): end the game with cards worth at most the
+    /// agreed points (`going_out.rest_allowed`) left, after the final
+    /// discard where the ruleset requires one.
+    CallRomme {
+        /// The final discard.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        discard: Option<CardKind>,
+    },
 }
 
 impl Action {
@@ -78,6 +86,7 @@ impl Action {
             Action::LayOff { .. } => "lay-off",
             Action::ExchangeJoker { .. } => "exchange-joker",
             Action::Discard { .. } => "discard",
+            Action::CallRomme { .. } => "call-romme",
         }
     }
 }

@@ -147,6 +147,20 @@ pub enum ActionError {
     /// Discarding is not part of this ruleset's going out.
     #[error("the last card may not be discarded: it must be melded or laid off")]
     FinalDiscardForbidden,
+    /// "Rommé bieten" is not part of this ruleset.
+    #[error("calling Rommé with cards left is not played in this ruleset")]
+    CallNotPlayed,
+    /// The call needs the final discard.
+    #[error("name the card you discard when you call Rommé")]
+    CallNeedsDiscard,
+    /// Too many points left to call.
+    #[error("you may call Rommé with at most {limit} points left, you have {have}")]
+    RestTooHigh {
+        /// The agreed limit.
+        limit: u32,
+        /// Points left.
+        have: u32,
+    },
     /// A wild card's declaration is needed.
     #[error("{0}: say which card the wild card stands for, e.g. *=8h")]
     Ambiguous(String),

@@ -188,8 +188,6 @@ fn unsupported(rules: &Ruleset) -> Option<String> {
         "play without a discard pile"
     } else if r.stock.piles > 1 {
         "a stock split into several piles"
-    } else if r.going_out.rest_allowed > 0 {
-        "calling Rommé with cards left (\"Rommé bieten\")"
     } else if r.going_out.last_turn_for_others {
         "a last turn for every other player"
     } else if r.deal.solo_patience {
@@ -416,6 +414,7 @@ impl Game {
             }
             Action::ExchangeJoker { meld, card } => self.exchange(seat, *meld, *card, ev),
             Action::Discard { card } => self.discard_card(seat, *card, ev),
+            Action::CallRomme { discard } => self.call_romme(seat, *discard, ev),
         }
     }
 
@@ -601,7 +600,8 @@ impl Game {
             .iter()
             .map(|&s| {
                 let went_out = winner == Some(s);
-                let hand_romme = (went_out && !self.ts.opened_before).then_some(
+                let all_out = self.hands[s].is_empty();
+                let hand_romme = (went_out && all_out && !self.ts.opened_before).then_some(
                     if self.ts.laid_off_on_others || self.ts.exchanged {
                         HandRommeKind::WithLayOffs
                     } else {
@@ -1083,7 +1083,26 @@ impl Game {
         ev: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
         self.in_play()?;
-        let rules = Arc::clone(&self.rules);
+        let (hand, physical) = self.checked_discard(seat, card)?;
+        self.hands[seat] = hand;
+        self.discard.push(physical);
+        ev.push(Event::Discarded { seat, card });
+        if self.hands[seat].is_empty() {
+            self.end_game(Some(seat), ev);
+        } else {
+            self.next_turn(ev);
+        }
+        Ok(())
+    }
+
+    /// The hand after discarding `card`, and the physical card, if the
+    /// discard is allowed now.
+    fn checked_discard(
+        &self,
+        seat: usize,
+        card: CardKind,
+    ) -> Result<(Vec<Card>, Card), ActionError> {
+        let rules = &self.rules;
         let mut hand = self.hands[seat].clone();
         let physical = Self::take_cards(&mut hand, &[card])?[0];
         if hand.is_empty() && rules.going_out.final_discard == FinalDiscard::Never {
@@ -1101,14 +1120,46 @@ impl Game {
         if !self.ts.freed.is_empty() {
             return Err(ActionError::MustMeldFreedJoker);
         }
-        self.hands[seat] = hand;
-        self.discard.push(physical);
-        ev.push(Event::Discarded { seat, card });
-        if self.hands[seat].is_empty() {
-            self.end_game(Some(seat), ev);
-        } else {
-            self.next_turn(ev);
+        Ok((hand, physical))
+    }
+
+    /// "Rommé bieten" (`002`): discard (where the ruleset needs a final
+    /// discard) and end the game with at most `rest_allowed` points left.
+    fn call_romme(
+        &mut self,
+        seat: usize,
+        discard: Option<CardKind>,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        self.in_play()?;
+        let rules = Arc::clone(&self.rules);
+        let limit = u32::from(rules.going_out.rest_allowed);
+        if limit == 0 {
+            return Err(ActionError::CallNotPlayed);
         }
+        let needs_discard = rules.going_out.final_discard == FinalDiscard::Required;
+        let (hand, physical) = match (discard, needs_discard) {
+            (Some(card), _) => {
+                let (h, p) = self.checked_discard(seat, card)?;
+                (h, Some(p))
+            }
+            (None, true) => return Err(ActionError::CallNeedsDiscard),
+            (None, false) => (self.hands[seat].clone(), None),
+        };
+        let kinds: Vec<CardKind> = hand.iter().map(|c| c.kind()).collect();
+        let have = romme_core::penalty::hand_points(&rules, &kinds, None);
+        if have > limit {
+            return Err(ActionError::RestTooHigh { limit, have });
+        }
+        self.hands[seat] = hand;
+        if let Some(p) = physical {
+            self.discard.push(p);
+            ev.push(Event::Discarded {
+                seat,
+                card: p.kind(),
+            });
+        }
+        self.end_game(Some(seat), ev);
         Ok(())
     }
 }

@@ -111,6 +111,12 @@ impl Game {
         for &k in &kinds {
             out.push(Action::Discard { card: k });
         }
+        if self.rules.going_out.rest_allowed > 0 {
+            out.push(Action::CallRomme { discard: None });
+            for &k in &kinds {
+                out.push(Action::CallRomme { discard: Some(k) });
+            }
+        }
         out
     }
 }

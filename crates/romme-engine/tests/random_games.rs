@@ -138,7 +138,7 @@ fn play(name: &str, seats: usize, seed: u64, max_actions: usize) -> (Game, bool)
 #[test]
 fn the_classic_presets_are_playable() {
     let names: Vec<String> = playable().into_iter().map(|(n, _)| n).collect();
-    for must in ["klassisch", "anlegen", "club"] {
+    for must in ["klassisch", "bieten", "anlegen", "club"] {
         assert!(
             names.iter().any(|n| n == must),
             "{must} not playable: {names:?}"

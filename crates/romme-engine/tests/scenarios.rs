@@ -560,3 +560,94 @@ fn views_hide_other_hands_and_events_are_filtered() {
         }
     }
 }
+
+#[test]
+fn romme_bieten_with_nine_points_left_002() {
+    // 002: "Ein Spieler hat noch Karo-Drei, Karo-Vier, Karo-Sechs, Karo-Sieben,
+    // Karo-Neun und Karo-Dame. Nun bekommt er Karo-Fünf dazu. Er wird die
+    // Karo-Dame abwerfen und ... als Sequenz auslegen ... übrig bleibt
+    // Karo-Neun. Er hat gewonnen."
+    let mut g = three(
+        "bieten",
+        [H0, "3d 4d 6d 7d 9d Qd Kc Kh Ks 9s 10s Js Qs", H2],
+        "2h",
+        "5d",
+    );
+    g.apply(
+        1,
+        Action::Draw {
+            from: DrawSource::Stock,
+        },
+    )
+    .expect("draws 5d");
+    g.apply(
+        1,
+        Action::Meld {
+            melds: vec![
+                meld("3d 4d 5d 6d 7d"),
+                meld("Kc Kh Ks"),
+                meld("9s 10s Js Qs"),
+            ],
+            lay_offs: Vec::new(),
+        },
+    )
+    .expect("melds");
+    let e = refused(
+        &mut g,
+        1,
+        Action::CallRomme {
+            discard: Some(card("9d")),
+        },
+    );
+    assert_eq!(
+        e.to_string(),
+        "you may call Rommé with at most 9 points left, you have 10"
+    );
+    let e = refused(&mut g, 1, Action::CallRomme { discard: None });
+    assert_eq!(e, ActionError::CallNeedsDiscard);
+    let ev = g
+        .apply(
+            1,
+            Action::CallRomme {
+                discard: Some(card("Qd")),
+            },
+        )
+        .expect("Rommé!");
+    let score = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::GameEnded { winner, score, .. } => Some((*winner, score.clone())),
+            _ => None,
+        })
+        .expect("game over");
+    assert_eq!(score.0, Some(1));
+    assert_eq!(
+        score.1.players[1].points, 9,
+        "the Karo-Neun stays on his list"
+    );
+    assert!(score.1.players[1].won);
+    // Elsewhere the call is not played.
+    let mut k = three(
+        "klassisch",
+        [H0, "3d 4d 6d 7d 9d Qd Kc Kh Ks 9s 10s Js Qs", H2],
+        "2h",
+        "5d",
+    );
+    k.apply(
+        1,
+        Action::Draw {
+            from: DrawSource::Stock,
+        },
+    )
+    .expect("draw");
+    assert_eq!(
+        refused(
+            &mut k,
+            1,
+            Action::CallRomme {
+                discard: Some(card("Qd"))
+            }
+        ),
+        ActionError::CallNotPlayed
+    );
+}
