@@ -1,5 +1,29 @@
 //! Scenarios from the rule texts and the refusals a player meets, each on an
 //! explicit deal. Every refusal is checked to leave the game unchanged.
+//!
+//! Knobs of RULES.md §5–§6 and the test that covers each (the random-game
+//! tests in `random_games.rs` play every playable preset besides):
+//!
+//! | knob | test |
+//! |---|---|
+//! | draw: stock or top discard | `turn_order_and_drawing_first` |
+//! | `turn.discard_take` = free | `the_opening_needs_40_points_003` (takes Jd) |
+//! | `turn.discard_take` = meld-at-once-opening (`004` 4) | `the_discard_is_taken_only_to_be_melded_004` |
+//! | `opening.threshold` (40, `003`) and its message | `the_opening_needs_40_points_003` |
+//! | lay-offs only after the opening | `the_opening_needs_40_points_003` |
+//! | `jokers.exchange` = any-time (`003`) | `joker_exchange_and_declarations` |
+//! | `jokers.exchange` = after-opening, `exchange_needs_full_set` (`004` 9) | `joker_exchange_in_a_set_needs_four_cards_004` |
+//! | joker declarations (ambiguous readings refused) | `joker_exchange_and_declarations` |
+//! | `going_out.final_discard` = required | `hand_romme_doubles_the_others_points_003` |
+//! | `going_out.rest_allowed` ("Rommé bieten", `002`) | `romme_bieten_with_nine_points_left_002` |
+//! | Hand-Rommé, threshold waived, `scoring.hand_romme_multiplier` (`003`) | `hand_romme_doubles_the_others_points_003` |
+//! | `players.active_per_game` (`004` 2: the dealer sits out) | `a_fourth_player_deals_and_sits_out_004` |
+//! | views and event filtering | `views_hide_other_hands_and_events_are_filtered` |
+//!
+//! Not played by this version (the engine refuses the ruleset by name):
+//! `turn.discard_pile = false`, `turn.rearrange` free/rob, `buying`,
+//! `knocking`, `stock.piles > 1`, `going_out.last_turn_for_others`,
+//! concealed play, Five Crowns rounds and the solo patience.
 
 use romme_core::notation::parse_cards;
 use romme_core::ruleset::{Ruleset, presets};
