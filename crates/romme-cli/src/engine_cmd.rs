@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use romme_engine::{Action, Deal, Game, Record};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::rules_arg::resolve_rules;
@@ -42,15 +42,10 @@ enum Request {
     Load { record: Box<Record> },
 }
 
-#[derive(Serialize)]
-struct Ok<T: Serialize> {
-    ok: bool,
-    #[serde(flatten)]
-    body: T,
-}
-
-fn ok(body: Value) -> Result<String, String> {
-    serde_json::to_string(&Ok { ok: true, body }).map_err(|e| e.to_string())
+/// A successful answer: `body` with `"ok": true` added.
+fn ok(mut body: Value) -> Result<String, String> {
+    body["ok"] = Value::Bool(true);
+    serde_json::to_string(&body).map_err(|e| e.to_string())
 }
 
 fn answer(game: &mut Option<Game>, line: &str) -> Result<String, String> {

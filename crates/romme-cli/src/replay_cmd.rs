@@ -128,34 +128,28 @@ pub fn run(file: &Path, seat: Option<usize>, json: bool, out: &mut String) -> Re
             let _ = writeln!(out, "{line}");
         }
     };
-    let start = match &record.deal {
-        Some(d) => romme_engine::Game::with_deal(
-            record.rules.clone(),
-            record.seats,
-            record.seed,
-            d.clone(),
-        ),
-        None => romme_engine::Game::new(record.rules.clone(), record.seats, record.seed),
-    }
-    .context("the record's game cannot be created")?;
+    let mut game = record
+        .start()
+        .context("the record's game cannot be created")?;
     let _ = writeln!(
         out,
         "{} ({}), {} seats, seed {}",
         record.rules.info.title_en, record.rules.name, record.seats, record.seed
     );
-    for e in start.events() {
+    for e in game.events() {
         emit(e, out);
     }
-    let result = record.replay_with(|_, _, _, events| {
-        for e in events {
-            emit(e, out);
-        }
-    });
-    match result {
-        Ok(_) => Ok(ExitCode::SUCCESS),
-        Err(e) => {
-            let _ = writeln!(out, "the record stops here: {e}");
-            Ok(ExitCode::from(1))
+    for (index, (s, action)) in record.actions.iter().enumerate() {
+        match game.apply(*s, action.clone()) {
+            Ok(events) => events.iter().for_each(|e| emit(e, out)),
+            Err(e) => {
+                let _ = writeln!(
+                    out,
+                    "the record stops here: action {index} (seat {s}) was refused: {e}"
+                );
+                return Ok(ExitCode::from(1));
+            }
         }
     }
+    Ok(ExitCode::SUCCESS)
 }

@@ -206,6 +206,16 @@ impl Game {
     /// A new match: `seats` players, the shuffle from `seed`. The first game
     /// is dealt at once; [`Game::events`] holds its start.
     pub fn new(rules: Ruleset, seats: usize, seed: u64) -> Result<Game, NewGameError> {
+        Game::start(rules, seats, seed, None)
+    }
+
+    /// A new match; the first game dealt as `fixed` says, if given.
+    fn start(
+        rules: Ruleset,
+        seats: usize,
+        seed: u64,
+        fixed: Option<Deal>,
+    ) -> Result<Game, NewGameError> {
         let p = &rules.players;
         if seats < usize::from(p.min) || seats > usize::from(p.max) {
             return Err(NewGameError::Seats {
@@ -238,11 +248,11 @@ impl Game {
             reshuffles: 0,
             history: Vec::new(),
             log: Vec::new(),
-            fixed: None,
+            fixed,
         };
         let mut events = Vec::new();
         game.deal(&mut events)?;
-        game.history.extend(events);
+        game.history = events;
         Ok(game)
     }
 
@@ -253,14 +263,7 @@ impl Game {
         seed: u64,
         deal: Deal,
     ) -> Result<Game, NewGameError> {
-        let mut game = Game::new(rules, seats, seed)?;
-        game.fixed = Some(deal);
-        game.game_no = 0;
-        game.dealer = seats - 1;
-        let mut events = Vec::new();
-        game.deal(&mut events)?;
-        game.history = events;
-        Ok(game)
+        Game::start(rules, seats, seed, Some(deal))
     }
 
     /// The explicit first deal, if the match was created with one.
@@ -800,23 +803,20 @@ impl Game {
         let mut pool: Vec<(Card, Option<Face>)> = existing.to_vec();
         let mut out = Vec::with_capacity(ordered.len());
         for mc in ordered {
-            // Cards already in the meld keep their place first.
-            if let Some(i) = pool.iter().position(|(c, f)| {
-                c.kind() == mc.card
-                    && (*f == mc.stands_for || f.is_none() && mc.stands_for.is_none())
-            }) {
-                let (c, _) = pool.remove(i);
-                out.push((c, mc.stands_for));
-                continue;
-            }
-            if let Some(i) = pool.iter().position(|(c, _)| c.kind() == mc.card) {
-                let (c, _) = pool.remove(i);
-                out.push((c, mc.stands_for));
-                continue;
-            }
-            if let Some(i) = physical.iter().position(|c| c.kind() == mc.card) {
-                out.push((physical.remove(i), mc.stands_for));
-            }
+            // Cards already in the meld first (same declaration preferred),
+            // then the cards from the hand.
+            let same = pool
+                .iter()
+                .position(|&(c, f)| c.kind() == mc.card && f == mc.stands_for)
+                .or_else(|| pool.iter().position(|(c, _)| c.kind() == mc.card));
+            let card = match same {
+                Some(i) => Some(pool.remove(i).0),
+                None => physical
+                    .iter()
+                    .position(|c| c.kind() == mc.card)
+                    .map(|i| physical.remove(i)),
+            };
+            out.extend(card.map(|c| (c, mc.stands_for)));
         }
         out
     }

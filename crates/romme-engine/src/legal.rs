@@ -133,25 +133,24 @@ pub(crate) fn can_meld_at_once(game: &Game, seat: usize, card: Card) -> bool {
     g.phase = Phase::Play;
     g.ts.taken = Some(card);
     g.ts.took = Some(card);
-    g.play_candidates(seat)
-        .into_iter()
-        .filter(|a| matches!(a, Action::Meld { .. } | Action::LayOff { .. }))
-        .any(|a| {
-            let mut h = g.fork();
-            h.apply(seat, a).is_ok() && !h.hands[seat].contains(&card)
-        })
+    some_play_melds(&g, seat, &[card])
 }
 
 /// Whether the cards `seat` must meld at once (a freed joker) can go into
 /// some listed meld or lay-off now.
 pub(crate) fn pending_meldable(game: &Game, seat: usize) -> bool {
-    let pending = game.ts.freed.clone();
+    some_play_melds(game, seat, &game.ts.freed)
+}
+
+/// Whether some listed meld or lay-off of `seat` takes all of `cards` out
+/// of the hand.
+fn some_play_melds(game: &Game, seat: usize, cards: &[Card]) -> bool {
     game.play_candidates(seat)
         .into_iter()
         .filter(|a| matches!(a, Action::Meld { .. } | Action::LayOff { .. }))
         .any(|a| {
             let mut h = game.fork();
-            h.apply(seat, a).is_ok() && pending.iter().all(|j| !h.hands[seat].contains(j))
+            h.apply(seat, a).is_ok() && cards.iter().all(|c| !h.hands[seat].contains(c))
         })
 }
 

@@ -56,31 +56,25 @@ impl Record {
         }
     }
 
-    /// Replay the whole record, calling `step` after each action with the
-    /// game as it is then.
-    pub fn replay_with(
-        &self,
-        mut step: impl FnMut(usize, &(usize, Action), &Game, &[crate::Event]),
-    ) -> Result<Game, ReplayError> {
-        let mut game = match &self.deal {
-            Some(d) => Game::with_deal(self.rules.clone(), self.seats, self.seed, d.clone())?,
-            None => Game::new(self.rules.clone(), self.seats, self.seed)?,
-        };
-        for (index, (seat, action)) in self.actions.iter().enumerate() {
-            let events =
-                game.apply(*seat, action.clone())
-                    .map_err(|error| ReplayError::Refused {
-                        index,
-                        seat: *seat,
-                        error,
-                    })?;
-            step(index, &self.actions[index], &game, &events);
+    /// The match as it was before the first action.
+    pub fn start(&self) -> Result<Game, NewGameError> {
+        match &self.deal {
+            Some(d) => Game::with_deal(self.rules.clone(), self.seats, self.seed, d.clone()),
+            None => Game::new(self.rules.clone(), self.seats, self.seed),
         }
-        Ok(game)
     }
 
     /// Replay the whole record.
     pub fn replay(&self) -> Result<Game, ReplayError> {
-        self.replay_with(|_, _, _, _| {})
+        let mut game = self.start()?;
+        for (index, (seat, action)) in self.actions.iter().enumerate() {
+            game.apply(*seat, action.clone())
+                .map_err(|error| ReplayError::Refused {
+                    index,
+                    seat: *seat,
+                    error,
+                })?;
+        }
+        Ok(game)
     }
 }

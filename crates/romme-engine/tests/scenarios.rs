@@ -56,6 +56,23 @@ fn three(rules: &str, hands: [&str; 3], discard: &str, stock: &str) -> Game {
     Game::with_deal(preset(rules), 3, 7, deal).expect("deal")
 }
 
+/// Draw from the stock (must be accepted).
+fn draw(game: &mut Game, seat: usize, what: &str) {
+    game.apply(
+        seat,
+        Action::Draw {
+            from: DrawSource::Stock,
+        },
+    )
+    .expect(what);
+}
+
+/// Discard `c` (must be accepted).
+fn discard(game: &mut Game, seat: usize, c: &str) {
+    game.apply(seat, Action::Discard { card: card(c) })
+        .unwrap_or_else(|e| panic!("discard {c}: {e}"));
+}
+
 /// Apply, expecting a refusal that changes nothing.
 fn refused(game: &mut Game, seat: usize, action: Action) -> ActionError {
     let before = game.clone();
@@ -86,13 +103,7 @@ fn turn_order_and_drawing_first() {
     assert_eq!(e.to_string(), "it is seat 1's turn, not seat 2's");
     let e = refused(&mut g, 1, Action::Discard { card: card("Qd") });
     assert_eq!(e.to_string(), "you must draw first");
-    g.apply(
-        1,
-        Action::Draw {
-            from: DrawSource::Stock,
-        },
-    )
-    .expect("draw");
+    draw(&mut g, 1, "draw");
     let e = refused(
         &mut g,
         1,
@@ -104,8 +115,7 @@ fn turn_order_and_drawing_first() {
     let e = refused(&mut g, 1, Action::Discard { card: card("8h") });
     assert_eq!(e.to_string(), "8h is not in your hand");
     assert!(g.view(Some(1)).hand.expect("hand").contains(&card("8c")));
-    g.apply(1, Action::Discard { card: card("8c") })
-        .expect("discard");
+    discard(&mut g, 1, "8c");
     assert_eq!(g.turn(), Some(2));
     assert_eq!(g.view(None).discard.last(), Some(&card("8c")));
 }
@@ -194,13 +204,7 @@ fn joker_exchange_and_declarations() {
         "9d",
         "Kc 2c",
     );
-    g.apply(
-        1,
-        Action::Draw {
-            from: DrawSource::Stock,
-        },
-    )
-    .expect("draw Kc");
+    draw(&mut g, 1, "draw Kc");
     let e = refused(
         &mut g,
         1,
@@ -218,15 +222,8 @@ fn joker_exchange_and_declarations() {
         },
     )
     .expect("opening 60");
-    g.apply(1, Action::Discard { card: card("9c") })
-        .expect("discard");
-    g.apply(
-        2,
-        Action::Draw {
-            from: DrawSource::Stock,
-        },
-    )
-    .expect("draw 2c");
+    discard(&mut g, 1, "9c");
+    draw(&mut g, 2, "draw 2c");
     let e = refused(
         &mut g,
         2,
@@ -278,44 +275,11 @@ fn joker_exchange_in_a_set_needs_four_cards_004() {
         stock: cards("10h 10s Jh Ah 5c 5d"),
     };
     let mut g = Game::with_deal(rules, 3, 3, deal).expect("deal");
-    g.apply(
-        1,
-        Action::Draw {
-            from: DrawSource::Stock,
-        },
-    )
-    .expect("draw");
-    // 004 9: exchanging needs the own opening first.
-    let e = refused(
-        &mut g,
-        1,
-        Action::ExchangeJoker {
-            meld: 0,
-            card: card("Kh"),
-        },
-    );
-    assert_eq!(
-        e.to_string(),
-        "you may exchange a joker only after your opening"
-    );
-    g.apply(1, Action::Discard { card: card("10h") })
-        .expect("discard");
-    g.apply(
-        2,
-        Action::Draw {
-            from: DrawSource::Stock,
-        },
-    )
-    .expect("draw");
-    g.apply(2, Action::Discard { card: card("10s") })
-        .expect("discard");
-    g.apply(
-        0,
-        Action::Draw {
-            from: DrawSource::Stock,
-        },
-    )
-    .expect("draw Jh");
+    draw(&mut g, 1, "draw");
+    discard(&mut g, 1, "10h");
+    draw(&mut g, 2, "draw");
+    discard(&mut g, 2, "10s");
+    draw(&mut g, 0, "draw Jh");
     // Ks Kd *=Kh (30) + Qs Qd Qc (30): the opening, a joker in a set of three.
     g.apply(
         0,
@@ -325,15 +289,8 @@ fn joker_exchange_in_a_set_needs_four_cards_004() {
         },
     )
     .expect("opening");
-    g.apply(0, Action::Discard { card: card("Jh") })
-        .expect("discard");
-    g.apply(
-        1,
-        Action::Draw {
-            from: DrawSource::Stock,
-        },
-    )
-    .expect("draw");
+    discard(&mut g, 0, "Jh");
+    draw(&mut g, 1, "draw");
     let e = refused(
         &mut g,
         1,
@@ -346,24 +303,10 @@ fn joker_exchange_in_a_set_needs_four_cards_004() {
         e.to_string(),
         "you may exchange a joker only after your opening"
     );
-    g.apply(1, Action::Discard { card: card("Ah") })
-        .expect("discard");
-    g.apply(
-        2,
-        Action::Draw {
-            from: DrawSource::Stock,
-        },
-    )
-    .expect("draw");
-    g.apply(2, Action::Discard { card: card("5c") })
-        .expect("discard");
-    g.apply(
-        0,
-        Action::Draw {
-            from: DrawSource::Stock,
-        },
-    )
-    .expect("draw 5d");
+    discard(&mut g, 1, "Ah");
+    draw(&mut g, 2, "draw");
+    discard(&mut g, 2, "5c");
+    draw(&mut g, 0, "draw 5d");
     // Seat 0 has opened, but the set has three cards.
     g.apply(
         0,
@@ -407,13 +350,7 @@ fn hand_romme_doubles_the_others_points_003() {
         "Kd",
         "Qd",
     );
-    g.apply(
-        1,
-        Action::Draw {
-            from: DrawSource::Stock,
-        },
-    )
-    .expect("draw Qd");
+    draw(&mut g, 1, "draw Qd");
     let ev = g
         .apply(
             1,
@@ -557,8 +494,7 @@ fn the_discard_is_taken_only_to_be_melded_004() {
         },
     )
     .expect("opening with the taken card");
-    g.apply(1, Action::Discard { card: card("9c") })
-        .expect("now the discard");
+    discard(&mut g, 1, "9c");
 }
 
 #[test]
@@ -597,13 +533,7 @@ fn romme_bieten_with_nine_points_left_002() {
         "2h",
         "5d",
     );
-    g.apply(
-        1,
-        Action::Draw {
-            from: DrawSource::Stock,
-        },
-    )
-    .expect("draws 5d");
+    draw(&mut g, 1, "draws 5d");
     g.apply(
         1,
         Action::Meld {
@@ -657,13 +587,7 @@ fn romme_bieten_with_nine_points_left_002() {
         "2h",
         "5d",
     );
-    k.apply(
-        1,
-        Action::Draw {
-            from: DrawSource::Stock,
-        },
-    )
-    .expect("draw");
+    draw(&mut k, 1, "draw");
     assert_eq!(
         refused(
             &mut k,

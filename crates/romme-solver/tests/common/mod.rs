@@ -8,7 +8,7 @@ use romme_core::notation::{format_cards, parse_cards};
 use romme_core::penalty::hand_points;
 use romme_core::ruleset::{Ruleset, presets};
 use romme_core::{CardKind, Deck, MeldCard};
-use romme_solver::Rearrangement;
+use romme_solver::{Limits, Rearrangement, rearrange};
 
 /// A shipped preset, loaded.
 pub fn preset(name: &str) -> Ruleset {
@@ -243,4 +243,27 @@ pub fn position_sized(
         }
     }
     (t, hand)
+}
+
+/// Rearrange under default limits and check the answer against
+/// [`reference`]: valid, proven optimal, and the same cards and points left.
+/// Returns the reference's (cards, points) left.
+pub fn matches_reference(
+    rules: &Ruleset,
+    t: &[Vec<MeldCard>],
+    hand: &[CardKind],
+    robbing: bool,
+) -> (usize, u32) {
+    let r = rearrange(rules, None, t, hand, Limits::default()).expect("solves");
+    assert_valid(rules, t, hand, &r);
+    assert!(r.optimal, "not proven optimal");
+    let want = reference(rules, t, hand, robbing);
+    assert_eq!(
+        (r.hand.len(), hand_points(rules, &r.hand, None)),
+        want,
+        "table {:?} hand {}",
+        t.iter().map(|m| format_cards(m)).collect::<Vec<_>>(),
+        format_cards(hand)
+    );
+    want
 }
