@@ -35,8 +35,8 @@ use romme_core::meld::{Declaration, MeldChecker, MeldError, MeldKind, card_value
 use romme_core::notation::format_cards;
 use romme_core::opening::{self, OpeningAttempt};
 use romme_core::ruleset::{
-    DiscardTake, FinalDiscard, HandSize, JokerExchange, LayOff, LayOffTarget, Limit, Rearrange,
-    Ruleset, SetSuits, StockExhausted,
+    DiscardTake, FinalDiscard, HandSize, JokerExchange, LayOff, LayOffTarget, Limit, MatchEnd,
+    Rearrange, Ruleset, SetSuits, StockExhausted,
 };
 use romme_core::scoring::sheet::{MatchSheet, MatchStatus};
 use romme_core::scoring::{
@@ -196,6 +196,8 @@ fn unsupported(rules: &Ruleset) -> Option<String> {
         "Five Crowns rounds"
     } else if r.turn.rearrange != Rearrange::None {
         "changing the table (rearranging or robbing)"
+    } else if r.match_rules.end == MatchEnd::Elimination {
+        "matches in which players are eliminated"
     } else {
         return None;
     };
@@ -647,7 +649,9 @@ impl Game {
             }
         }
         let seat_score = GameScore { players: by_seat };
-        let _ = self.sheet.record(&rules, seat_score.clone());
+        // The sheet refuses a score only for an eliminated player or a match
+        // already over; neither happens in the matches `new` accepts.
+        let recorded = self.sheet.record(&rules, seat_score.clone()).is_ok();
         ev.push(Event::GameEnded {
             reason: if winner.is_some() {
                 EndReason::WentOut
@@ -663,6 +667,12 @@ impl Game {
             score: seat_score,
         });
         match self.sheet.status(&rules) {
+            MatchStatus::Running { .. } if !recorded => {
+                self.phase = Phase::MatchOver;
+                ev.push(Event::MatchEnded {
+                    winners: Vec::new(),
+                });
+            }
             MatchStatus::Finished { winners } => {
                 self.phase = Phase::MatchOver;
                 ev.push(Event::MatchEnded { winners });

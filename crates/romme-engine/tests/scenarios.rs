@@ -23,7 +23,8 @@
 //! Not played by this version (the engine refuses the ruleset by name):
 //! `turn.discard_pile = false`, `turn.rearrange` free/rob, `buying`,
 //! `knocking`, `stock.piles > 1`, `going_out.last_turn_for_others`,
-//! concealed play, Five Crowns rounds and the solo patience.
+//! concealed play, Five Crowns rounds, the solo patience and
+//! `match.end = "elimination"` (`rulesets_this_version_cannot_play_are_refused_by_name`).
 
 use romme_core::notation::parse_cards;
 use romme_core::ruleset::{Ruleset, presets};
@@ -598,4 +599,16 @@ fn romme_bieten_with_nine_points_left_002() {
         ),
         ActionError::CallNotPlayed
     );
+}
+
+#[test]
+fn rulesets_this_version_cannot_play_are_refused_by_name() {
+    let mut elimination = preset("klassisch");
+    elimination.match_rules.end = romme_core::ruleset::MatchEnd::Elimination;
+    let e = Game::new(elimination, 3, 1).expect_err("refused");
+    assert!(e.to_string().contains("eliminated"), "{e}");
+    let e = Game::new(preset("kaufen"), 3, 1).expect_err("refused");
+    assert!(e.to_string().contains("buying"), "{e}");
+    let e = Game::new(preset("klassisch"), 2, 1).expect_err("refused");
+    assert_eq!(e.to_string(), "this ruleset is for 3 to 6 players, not 2");
 }
