@@ -18,10 +18,13 @@
 //! boardgame.io's moves, phases and player views.
 
 pub mod action;
+mod draw;
 pub mod error;
 pub mod event;
+mod flow;
 pub mod game;
 pub mod legal;
+mod play;
 pub mod record;
 pub mod view;
 

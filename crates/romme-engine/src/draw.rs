@@ -1,0 +1,94 @@
+//! Drawing at the start of a turn: from the stock (reshuffling the discard
+//! pile when the ruleset says so) or the top of the discard pile (with the
+//! take-only-if-melded rules).
+
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+use romme_core::ruleset::{DiscardTake, StockExhausted};
+
+use crate::action::DrawSource;
+use crate::error::ActionError;
+use crate::event::Event;
+use crate::game::{Game, Phase, derived_seed};
+
+impl Game {
+    // ----- drawing -----
+
+    pub(crate) fn draw(
+        &mut self,
+        seat: usize,
+        from: DrawSource,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        if self.phase != Phase::Draw {
+            return Err(ActionError::AlreadyDrawn);
+        }
+        match from {
+            DrawSource::Stock => {
+                if self.stock.is_empty() && !self.reshuffle(ev) {
+                    self.end_game(None, ev);
+                    return Ok(());
+                }
+                let Some(card) = self.stock.pop() else {
+                    return Err(ActionError::WrongPhase {
+                        action: "draw",
+                        phase: self.phase,
+                    });
+                };
+                self.hands[seat].push(card);
+                self.hands[seat].sort_unstable();
+                ev.push(Event::Drew {
+                    seat,
+                    from,
+                    card: Some(card.kind()),
+                });
+            }
+            DrawSource::Discard => {
+                let Some(&card) = self.discard.last() else {
+                    return Err(ActionError::DiscardPileEmpty);
+                };
+                if self.rules.turn.discard_take != DiscardTake::Free
+                    && !crate::legal::can_meld_at_once(self, seat, card)
+                {
+                    return Err(ActionError::DiscardNotMeldable { card: card.kind() });
+                }
+                self.discard.pop();
+                self.hands[seat].push(card);
+                self.hands[seat].sort_unstable();
+                self.ts.took = Some(card);
+                if self.rules.turn.discard_take != DiscardTake::Free {
+                    self.ts.taken = Some(card);
+                }
+                ev.push(Event::Drew {
+                    seat,
+                    from,
+                    card: Some(card.kind()),
+                });
+            }
+        }
+        self.phase = Phase::Play;
+        Ok(())
+    }
+
+    /// Shuffle the discard pile without its top card into a new stock.
+    /// False if there is nothing to shuffle or the ruleset ends the game.
+    pub(crate) fn reshuffle(&mut self, ev: &mut Vec<Event>) -> bool {
+        if self.rules.stock.when_empty != StockExhausted::Reshuffle || self.discard.len() < 2 {
+            return false;
+        }
+        let top = self.discard.pop();
+        let mut cards = std::mem::take(&mut self.discard);
+        self.reshuffles += 1;
+        cards.sort_unstable();
+        let mut rng =
+            ChaCha8Rng::seed_from_u64(derived_seed(self.seed, self.game_no, self.reshuffles));
+        cards.shuffle(&mut rng);
+        self.stock = cards;
+        self.discard.extend(top);
+        ev.push(Event::StockReshuffled {
+            cards: self.stock.len(),
+        });
+        true
+    }
+}

@@ -1,0 +1,427 @@
+//! A turn after the draw: melding (the opening), laying off, exchanging
+//! jokers, discarding and calling Rommé.
+
+use std::sync::Arc;
+
+use romme_core::meld::{Declaration, MeldError, MeldKind, card_values};
+use romme_core::notation::format_cards;
+use romme_core::opening::{self, OpeningAttempt};
+use romme_core::ruleset::{
+    DiscardTake, FinalDiscard, JokerExchange, LayOff, LayOffTarget, SetSuits,
+};
+use romme_core::{Card, CardKind, Face, MeldCard};
+
+use crate::action::LayOffPart;
+use crate::error::ActionError;
+use crate::event::Event;
+use crate::game::{Game, Meld, Phase};
+
+impl Game {
+    // ----- melding, laying off, exchanging -----
+
+    /// The seat on turn has drawn (melds, lay-offs, exchanges, discards).
+    pub(crate) fn in_play(&self) -> Result<(), ActionError> {
+        match self.phase {
+            Phase::Draw => Err(ActionError::MustDrawFirst),
+            Phase::Play => Ok(()),
+            Phase::MatchOver => Err(ActionError::MatchOver),
+        }
+    }
+
+    /// Take physical cards for `kinds` out of `hand` (lowest copy first).
+    pub(crate) fn take_cards(
+        hand: &mut Vec<Card>,
+        kinds: &[CardKind],
+    ) -> Result<Vec<Card>, ActionError> {
+        let mut out = Vec::with_capacity(kinds.len());
+        for &k in kinds {
+            let i = hand
+                .iter()
+                .position(|c| c.kind() == k)
+                .ok_or(ActionError::NotInHand(k))?;
+            out.push(hand.remove(i));
+        }
+        Ok(out)
+    }
+
+    pub(crate) fn declare(&self, cards: &[MeldCard]) -> Result<Declaration, ActionError> {
+        let text = format_cards(cards);
+        self.checker()?.check(cards).map_err(|e| match e {
+            MeldError::Ambiguous { .. } => ActionError::Ambiguous(text),
+            other => ActionError::InvalidMeld {
+                cards: text,
+                reason: other.to_string(),
+            },
+        })
+    }
+
+    /// Give the physical cards of `hand_cards` (in any order) the places of
+    /// the declaration's `ordered` cards.
+    pub(crate) fn place(
+        ordered: &[MeldCard],
+        mut physical: Vec<Card>,
+        existing: &[(Card, Option<Face>)],
+    ) -> Vec<(Card, Option<Face>)> {
+        let mut pool: Vec<(Card, Option<Face>)> = existing.to_vec();
+        let mut out = Vec::with_capacity(ordered.len());
+        for mc in ordered {
+            // Cards already in the meld first (same declaration preferred),
+            // then the cards from the hand.
+            let same = pool
+                .iter()
+                .position(|&(c, f)| c.kind() == mc.card && f == mc.stands_for)
+                .or_else(|| pool.iter().position(|(c, _)| c.kind() == mc.card));
+            let card = match same {
+                Some(i) => Some(pool.remove(i).0),
+                None => physical
+                    .iter()
+                    .position(|c| c.kind() == mc.card)
+                    .map(|i| physical.remove(i)),
+            };
+            out.extend(card.map(|c| (c, mc.stands_for)));
+        }
+        out
+    }
+
+    pub(crate) fn put_down(
+        &mut self,
+        seat: usize,
+        melds: &[Vec<MeldCard>],
+        lay_offs: &[LayOffPart],
+        ev: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        self.in_play()?;
+        if melds.is_empty() && lay_offs.is_empty() {
+            return Err(ActionError::EmptyMeld);
+        }
+        if self.ts.exchanged && self.rules.jokers.exchange_ends_plays {
+            return Err(ActionError::PlaysEnded);
+        }
+        let rules = Arc::clone(&self.rules);
+        let opening_now = !self.opened[seat];
+        // A card that must be melded at once (taken from the discard pile,
+        // or a freed joker) goes into the next play.
+        let used: Vec<CardKind> = melds
+            .iter()
+            .flatten()
+            .chain(lay_offs.iter().flat_map(|p| p.cards.iter()))
+            .map(|c| c.card)
+            .collect();
+        if let Some(t) = self.ts.taken {
+            if !used.contains(&t.kind()) {
+                return Err(ActionError::MustMeldTaken(t.kind()));
+            }
+        }
+        if !self.ts.freed.is_empty() && !used.iter().any(|k| k.is_joker()) {
+            return Err(ActionError::MustMeldFreedJoker);
+        }
+        if !lay_offs.is_empty() {
+            if rules.turn.lay_off == LayOff::Never {
+                return Err(ActionError::LayOffNotAllowed(
+                    "laying off is not played in this ruleset".into(),
+                ));
+            }
+            if opening_now && melds.is_empty() && !rules.opening.lay_offs_count {
+                return Err(ActionError::LayOffNotAllowed(
+                    "you can lay off only after your opening".into(),
+                ));
+            }
+        }
+        let mut hand = self.hands[seat].clone();
+        // New melds.
+        let mut decls = Vec::new();
+        let mut new_melds = Vec::new();
+        for m in melds {
+            let d = self.declare(m)?;
+            let kinds: Vec<CardKind> = m.iter().map(|c| c.card).collect();
+            let physical = Self::take_cards(&mut hand, &kinds)?;
+            new_melds.push(Meld {
+                owner: seat,
+                kind: d.kind,
+                cards: Self::place(&d.ordered, physical, &[]),
+            });
+            decls.push(d);
+        }
+        // Lay-offs, on the table as it is (new melds of this action count as
+        // own melds after the existing ones).
+        let mut table = self.table.clone();
+        let base = table.len();
+        table.extend(new_melds);
+        let mut lay_off_value = 0u32;
+        let mut laid_off = Vec::new();
+        for part in lay_offs {
+            let target = table
+                .get(part.meld)
+                .ok_or(ActionError::NoSuchMeld(part.meld))?;
+            if rules.turn.lay_off_target == LayOffTarget::Own && target.owner != seat {
+                return Err(ActionError::LayOffNotAllowed(
+                    "in this ruleset you may lay off only on your own melds".into(),
+                ));
+            }
+            let mut cards = target.meld_cards();
+            cards.extend(part.cards.iter().copied());
+            let before = format_cards(&target.meld_cards());
+            let d = self
+                .checker()?
+                .check(&cards)
+                .map_err(|e| ActionError::InvalidLayOff {
+                    cards: format_cards(&part.cards),
+                    meld: before.clone(),
+                    reason: e.to_string(),
+                })?;
+            let kinds: Vec<CardKind> = part.cards.iter().map(|c| c.card).collect();
+            let physical = Self::take_cards(&mut hand, &kinds)?;
+            let old_value: u32 = {
+                let faces: Vec<Face> = target
+                    .meld_cards()
+                    .iter()
+                    .filter_map(|c| c.effective())
+                    .collect();
+                card_values(&rules, target.kind, &faces).iter().sum()
+            };
+            lay_off_value += d.value.saturating_sub(old_value);
+            if target.owner != seat {
+                self.ts.laid_off_on_others = true;
+            }
+            let existing = target.cards.clone();
+            let owner = target.owner;
+            table[part.meld] = Meld {
+                owner,
+                kind: d.kind,
+                cards: Self::place(&d.ordered, physical, &existing),
+            };
+            laid_off.push(part.meld);
+        }
+        // Going out and the discard.
+        let keep = usize::from(rules.going_out.final_discard == FinalDiscard::Required);
+        if hand.len() < keep {
+            return Err(ActionError::MustKeepDiscard);
+        }
+        if keep == 1 && !rules.jokers.discard_allowed && hand.iter().all(|c| c.is_joker()) {
+            return Err(ActionError::MustKeepDiscard);
+        }
+        // The opening.
+        let mut opening_points = None;
+        if opening_now {
+            let table_value: u32 = self
+                .table
+                .iter()
+                .map(|m| {
+                    let faces: Vec<Face> = m
+                        .meld_cards()
+                        .iter()
+                        .filter_map(|c| c.effective())
+                        .collect();
+                    card_values(&rules, m.kind, &faces).iter().sum::<u32>()
+                })
+                .sum();
+            let attempt = OpeningAttempt {
+                melds: &decls,
+                lay_off_value,
+                table_value,
+                joker_exchanged: self.ts.exchanged,
+                whole_hand: hand.len() <= keep && !self.ts.opened_before,
+            };
+            opening_points = Some(opening::check(&rules, &attempt)?);
+        }
+        // The card taken from the discard pile, and freed jokers, are melded
+        // if they left the hand.
+        if let Some(t) = self.ts.taken {
+            if !hand.contains(&t) {
+                self.ts.taken = None;
+            } else if rules.turn.discard_take == DiscardTake::MeldAtOnceOpening && opening_now {
+                return Err(ActionError::MustMeldTaken(t.kind()));
+            }
+        }
+        self.ts.freed.retain(|j| hand.contains(j));
+        self.hands[seat] = hand;
+        self.table = table;
+        if opening_now {
+            self.opened[seat] = true;
+        }
+        if self.first_to_meld.is_none() {
+            self.first_to_meld = Some(seat);
+        }
+        ev.push(Event::Melded {
+            seat,
+            melds: (base..base + melds.len()).collect(),
+            laid_off,
+            opening: opening_points,
+            table: self.table.iter().map(Meld::public).collect(),
+        });
+        if self.hands[seat].is_empty() {
+            self.end_game(Some(seat), ev);
+        }
+        Ok(())
+    }
+
+    pub(crate) fn exchange(
+        &mut self,
+        seat: usize,
+        meld: usize,
+        card: CardKind,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        self.in_play()?;
+        let rules = Arc::clone(&self.rules);
+        match rules.jokers.exchange {
+            JokerExchange::Never => {
+                return Err(ActionError::ExchangeNotAllowed(
+                    "jokers on the table are never exchanged in this ruleset".into(),
+                ));
+            }
+            JokerExchange::AfterOpening if !self.opened[seat] => {
+                return Err(ActionError::ExchangeNotAllowed(
+                    "you may exchange a joker only after your opening".into(),
+                ));
+            }
+            _ => {}
+        }
+        if self.ts.exchanged && rules.jokers.exchange_ends_plays {
+            return Err(ActionError::PlaysEnded);
+        }
+        let target = self.table.get(meld).ok_or(ActionError::NoSuchMeld(meld))?;
+        let text = format_cards(&target.meld_cards());
+        if rules.jokers.exchange_needs_full_set && target.kind == MeldKind::Set {
+            let full = match (rules.melds.sets.suits, rules.melds.sets.max_len.get()) {
+                (_, Some(m)) => usize::from(m),
+                (SetSuits::Distinct, None) => rules.deck.kind.suits().len(),
+                (SetSuits::Any, None) => usize::MAX,
+            };
+            if target.cards.len() < full {
+                return Err(ActionError::ExchangeNotAllowed(format!(
+                    "a joker in a set may be exchanged only when the set has {full} cards ({text})"
+                )));
+            }
+        }
+        let face = card.face().ok_or(ActionError::NoJokerFor {
+            meld: text.clone(),
+            card,
+        })?;
+        let pos = target
+            .cards
+            .iter()
+            .position(|&(c, f)| c.is_joker() && f == Some(face))
+            .ok_or(ActionError::NoJokerFor {
+                meld: text.clone(),
+                card,
+            })?;
+        let mut hand = self.hands[seat].clone();
+        let natural = Self::take_cards(&mut hand, &[card])?[0];
+        let mut updated = target.clone();
+        let joker = updated.cards[pos].0;
+        updated.cards[pos] = (natural, None);
+        hand.push(joker);
+        hand.sort_unstable();
+        if updated.owner != seat {
+            self.ts.laid_off_on_others = true;
+        }
+        self.hands[seat] = hand;
+        self.table[meld] = updated;
+        self.ts.exchanged = true;
+        if rules.jokers.freed_must_be_melded {
+            self.ts.freed.push(joker);
+        }
+        if rules.jokers.freed_must_be_melded && !crate::legal::pending_meldable(self, seat) {
+            return Err(ActionError::ExchangeNotAllowed(
+                "the freed joker must be melded again this turn, and it could not be".into(),
+            ));
+        }
+        ev.push(Event::JokerExchanged {
+            seat,
+            meld,
+            card,
+            result: self.table[meld].public(),
+        });
+        Ok(())
+    }
+
+    // ----- discarding -----
+
+    pub(crate) fn discard_card(
+        &mut self,
+        seat: usize,
+        card: CardKind,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        self.in_play()?;
+        let (hand, physical) = self.checked_discard(seat, card)?;
+        self.hands[seat] = hand;
+        self.discard.push(physical);
+        ev.push(Event::Discarded { seat, card });
+        if self.hands[seat].is_empty() {
+            self.end_game(Some(seat), ev);
+        } else {
+            self.next_turn(ev);
+        }
+        Ok(())
+    }
+
+    /// The hand after discarding `card`, and the physical card, if the
+    /// discard is allowed now.
+    pub(crate) fn checked_discard(
+        &self,
+        seat: usize,
+        card: CardKind,
+    ) -> Result<(Vec<Card>, Card), ActionError> {
+        let rules = &self.rules;
+        let mut hand = self.hands[seat].clone();
+        let physical = Self::take_cards(&mut hand, &[card])?[0];
+        if hand.is_empty() && rules.going_out.final_discard == FinalDiscard::Never {
+            return Err(ActionError::FinalDiscardForbidden);
+        }
+        // A hand of jokers only may discard one: otherwise the turn could
+        // not end.
+        let only_jokers = self.hands[seat].iter().all(|c| c.is_joker());
+        if card.is_joker() && !rules.jokers.discard_allowed && !only_jokers {
+            return Err(ActionError::JokerDiscard);
+        }
+        if let Some(t) = self.ts.taken {
+            return Err(ActionError::MustMeldTaken(t.kind()));
+        }
+        if !self.ts.freed.is_empty() {
+            return Err(ActionError::MustMeldFreedJoker);
+        }
+        Ok((hand, physical))
+    }
+
+    /// "Rommé bieten" (`002`): discard (where the ruleset needs a final
+    /// discard) and end the game with at most `rest_allowed` points left.
+    pub(crate) fn call_romme(
+        &mut self,
+        seat: usize,
+        discard: Option<CardKind>,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        self.in_play()?;
+        let rules = Arc::clone(&self.rules);
+        let limit = u32::from(rules.going_out.rest_allowed);
+        if limit == 0 {
+            return Err(ActionError::CallNotPlayed);
+        }
+        let needs_discard = rules.going_out.final_discard == FinalDiscard::Required;
+        let (hand, physical) = match (discard, needs_discard) {
+            (Some(card), _) => {
+                let (h, p) = self.checked_discard(seat, card)?;
+                (h, Some(p))
+            }
+            (None, true) => return Err(ActionError::CallNeedsDiscard),
+            (None, false) => (self.hands[seat].clone(), None),
+        };
+        let kinds: Vec<CardKind> = hand.iter().map(|c| c.kind()).collect();
+        let have = romme_core::penalty::hand_points(&rules, &kinds, None);
+        if have > limit {
+            return Err(ActionError::RestTooHigh { limit, have });
+        }
+        self.hands[seat] = hand;
+        if let Some(p) = physical {
+            self.discard.push(p);
+            ev.push(Event::Discarded {
+                seat,
+                card: p.kind(),
+            });
+        }
+        self.end_game(Some(seat), ev);
+        Ok(())
+    }
+}
