@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context as _, Result};
 use romme_core::notation::format_cards;
-use romme_engine::{DrawSource, EndReason, Event, Record};
+use romme_engine::{DrawSource, EndReason, Event, LayDownKind, Record};
 
 /// One event in words; `None` for events that need no line.
 fn describe(e: &Event) -> Option<String> {
@@ -66,6 +66,29 @@ fn describe(e: &Event) -> Option<String> {
             format_cards(&result.cards)
         ),
         Event::Discarded { seat, card } => format!("seat {seat} discards {card}"),
+        Event::LaidDown {
+            seat,
+            kind,
+            melds,
+            rest,
+        } => {
+            let mut s = format!(
+                "seat {seat} {}:",
+                match kind {
+                    LayDownKind::Out => "lays down",
+                    LayDownKind::Knock => "knocks and lays down",
+                    LayDownKind::Partial => "lays down in the last turn",
+                }
+            );
+            for m in melds {
+                let _ = write!(s, " [{}]", format_cards(&m.cards));
+            }
+            if !rest.is_empty() {
+                let _ = write!(s, ", keeps {}", format_cards(rest));
+            }
+            s
+        }
+        Event::LastTurns { seats } => format!("last turn for seats {seats:?}"),
         Event::StockReshuffled { cards } => {
             format!("the discard pile is shuffled into a new stock of {cards} cards")
         }
@@ -77,6 +100,7 @@ fn describe(e: &Event) -> Option<String> {
         } => {
             let mut s = match (reason, winner) {
                 (EndReason::WentOut, Some(w)) => format!("seat {w} goes out."),
+                (EndReason::Knocked, Some(w)) => format!("seat {w} knocked: the game ends."),
                 _ => "the stock is exhausted: the game ends.".to_string(),
             };
             for (seat, hand) in hands {

@@ -75,6 +75,20 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         discard: Option<CardKind>,
     },
+    /// Concealed play (`003` ohne Auslegen, Wiener, Five Crowns): show the
+    /// melds kept in the hand all at once, after the final discard where
+    /// the ruleset requires one. Allowed when the cards left outside the
+    /// melds count less than `concealed.lay_down_below` (the game ends, or
+    /// the others get a last turn), less than `concealed.knock_below` (a
+    /// Wiener knock: the others draw and discard once more), or any time in
+    /// a last turn (a partial lay-down).
+    LayDown {
+        /// The melds.
+        melds: Vec<Vec<MeldCard>>,
+        /// The final discard.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        discard: Option<CardKind>,
+    },
 }
 
 impl Action {
@@ -87,6 +101,7 @@ impl Action {
             Action::ExchangeJoker { .. } => "exchange-joker",
             Action::Discard { .. } => "discard",
             Action::CallRomme { .. } => "call-romme",
+            Action::LayDown { .. } => "lay-down",
         }
     }
 }

@@ -44,6 +44,9 @@ impl Game {
                     card: Some(card.kind()),
                 });
             }
+            DrawSource::Discard if self.ending.as_ref().is_some_and(|e| e.knocked) => {
+                return Err(ActionError::LastDrawFromStock);
+            }
             DrawSource::Discard => {
                 let Some(&card) = self.discard.last() else {
                     return Err(ActionError::DiscardPileEmpty);

@@ -161,6 +161,30 @@ pub enum ActionError {
         /// Points left.
         have: u32,
     },
+    /// Concealed play: melds stay in the hand until the lay-down.
+    #[error(
+        "in this ruleset melds stay in your hand until you lay them all down at once (lay-down)"
+    )]
+    MeldsConcealed,
+    /// Laying down all at once belongs to concealed play only.
+    #[error("laying down all at once is not played in this ruleset: meld instead")]
+    LayDownNotPlayed,
+    /// The lay-down needs the final discard.
+    #[error("name the card you discard when you lay down")]
+    LayDownNeedsDiscard,
+    /// Too many points outside the melds to lay down or knock.
+    #[error("the cards outside your melds count {have}: you may lay down below {below}{}", knock.map(|k| format!(" or knock below {k}")).unwrap_or_default())]
+    LayDownRestTooHigh {
+        /// Points outside the melds.
+        have: u32,
+        /// Lay down below this.
+        below: u32,
+        /// Knock below this, where knocking is played.
+        knock: Option<u32>,
+    },
+    /// After a Wiener knock the last draw is from the stock.
+    #[error("after a knock the other players draw their last card from the stock")]
+    LastDrawFromStock,
     /// A wild card's declaration is needed.
     #[error("{0}: say which card the wild card stands for, e.g. *=8h")]
     Ambiguous(String),

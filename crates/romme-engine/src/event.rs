@@ -18,6 +18,20 @@ pub enum EndReason {
     /// The stock ran out (`stock.when_empty = "end-game"`, or nothing left
     /// to reshuffle).
     StockExhausted,
+    /// A player knocked (Wiener) and the others played their last turn.
+    Knocked,
+}
+
+/// What a lay-down in concealed play did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LayDownKind {
+    /// Few enough points left: the game ends (or the others get a last turn).
+    Out,
+    /// A Wiener knock: the others draw and discard once more.
+    Knock,
+    /// A partial lay-down in a last turn.
+    Partial,
 }
 
 /// A meld as it lies on the table.
@@ -106,6 +120,23 @@ pub enum Event {
         seat: usize,
         /// The card.
         card: CardKind,
+    },
+    /// A seat showed the melds it kept in the hand (concealed play); its
+    /// cards outside the melds are shown too.
+    LaidDown {
+        /// The seat.
+        seat: usize,
+        /// What the lay-down did.
+        kind: LayDownKind,
+        /// The melds, now on the table.
+        melds: Vec<TableMeld>,
+        /// The cards left outside the melds (shown).
+        rest: Vec<CardKind>,
+    },
+    /// Every other seat plays one last turn, in this order.
+    LastTurns {
+        /// The seats, in turn order.
+        seats: Vec<usize>,
     },
     /// The discard pile (without its top card) became the new stock.
     StockReshuffled {

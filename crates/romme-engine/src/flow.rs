@@ -20,17 +20,25 @@ impl Game {
 
     pub(crate) fn deal(&mut self, ev: &mut Vec<Event>) -> Result<(), NewGameError> {
         self.game_no += 1;
-        self.dealer = (self.dealer + 1) % self.seats;
+        // Seats still in the match (eliminated seats neither deal nor play).
+        let in_match = self.sheet.active();
+        let next_dealer = (1..=self.seats)
+            .map(|i| (self.dealer + i) % self.seats)
+            .find(|s| in_match.contains(s));
+        self.dealer = next_dealer.unwrap_or((self.dealer + 1) % self.seats);
         let active = match self.rules.players.active_per_game {
-            Limit::At(n) if usize::from(n) < self.seats => usize::from(n),
-            _ => self.seats,
+            Limit::At(n) if usize::from(n) < in_match.len() => usize::from(n),
+            _ => in_match.len(),
         };
-        let sits_out = active < self.seats;
+        let sits_out = active < in_match.len();
         self.players = (1..=self.seats)
             .map(|i| (self.dealer + i) % self.seats)
+            .filter(|s| in_match.contains(s))
             .filter(|&s| !(sits_out && s == self.dealer))
             .collect();
-        let hand_size = self.rules.deal.hand_size.cards(1);
+        let round = u8::try_from(self.game_no).unwrap_or(u8::MAX);
+        let hand_size = self.rules.deal.hand_size.cards(round);
+        self.ending = None;
         let extra = usize::from(self.rules.deal.first_player_extra_card);
         let need = self.players.len() * usize::from(hand_size) + extra + 1;
         let mut deck = self
@@ -178,6 +186,21 @@ impl Game {
     }
 
     pub(crate) fn next_turn(&mut self, ev: &mut Vec<Event>) {
+        if let Some(end) = self.ending.as_mut() {
+            // Last turns after a lay-down or knock; then the game ends.
+            let by = end.by;
+            if end.left.is_empty() {
+                self.end_game(Some(by), ev);
+                return;
+            }
+            self.turn = end.left.remove(0);
+            if self.stock.is_empty() && self.rules.stock.when_empty == StockExhausted::EndGame {
+                self.end_game(Some(by), ev);
+                return;
+            }
+            self.begin_turn(Phase::Draw, ev);
+            return;
+        }
         let i = self
             .players
             .iter()
@@ -207,7 +230,7 @@ impl Game {
                     },
                 );
                 PlayerResult {
-                    hand: self.hands[s].iter().map(|c| c.kind()).collect(),
+                    hand: self.scored_cards(s),
                     went_out,
                     opened: self.opened[s],
                     hand_romme: hand_romme.filter(|_| rules.hand_romme.enabled),
@@ -216,7 +239,7 @@ impl Game {
             })
             .collect();
         let result = GameResult {
-            round: None,
+            round: self.round(),
             players,
         };
         let score = match score_game(&rules, &result) {
@@ -246,7 +269,9 @@ impl Game {
         // already over; neither happens in the matches `new` accepts.
         let recorded = self.sheet.record(&rules, seat_score.clone()).is_ok();
         ev.push(Event::GameEnded {
-            reason: if winner.is_some() {
+            reason: if self.ending.as_ref().is_some_and(|e| e.knocked) {
+                EndReason::Knocked
+            } else if winner.is_some() {
                 EndReason::WentOut
             } else {
                 EndReason::StockExhausted

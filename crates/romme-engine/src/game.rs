@@ -29,7 +29,7 @@
 use std::sync::Arc;
 
 use romme_core::meld::{MeldChecker, MeldKind};
-use romme_core::ruleset::{HandSize, MatchEnd, Rearrange, Ruleset};
+use romme_core::ruleset::{HandSize, Rearrange, Ruleset};
 use romme_core::scoring::sheet::MatchSheet;
 use romme_core::{Card, CardKind, Face, MeldCard};
 use serde::{Deserialize, Serialize};
@@ -122,6 +122,19 @@ pub(crate) struct TurnState {
     pub opened_before: bool,
 }
 
+/// The end of a game once a player has laid down or knocked while the
+/// others still play a last turn (Five Crowns, Wiener knock).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LastTurns {
+    /// The seat that laid down or knocked.
+    pub by: usize,
+    /// It knocked (Wiener): the others draw from the stock and discard once.
+    pub knocked: bool,
+    /// Seats still to play their last turn, in turn order (the seat on
+    /// turn is no longer listed).
+    pub left: Vec<usize>,
+}
+
 /// A whole match of one ruleset: the single source of truth.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Game {
@@ -145,6 +158,8 @@ pub struct Game {
     pub(crate) turn: usize,
     pub(crate) phase: Phase,
     pub(crate) ts: TurnState,
+    /// Last turns of the others after a lay-down or knock, if running.
+    pub(crate) ending: Option<LastTurns>,
     /// Reshuffles in this game (for their seeds).
     pub(crate) reshuffles: u32,
     pub(crate) history: Vec<Event>,
@@ -171,8 +186,6 @@ fn unsupported(rules: &Ruleset) -> Option<String> {
         "buying (\"Kaufen\")"
     } else if r.knocking.enabled {
         "knocking (\"Klopfen\")"
-    } else if r.concealed.enabled {
-        "concealed play (melds kept in the hand)"
     } else if !r.turn.discard_pile {
         "play without a discard pile"
     } else if r.stock.piles > 1 {
@@ -185,8 +198,6 @@ fn unsupported(rules: &Ruleset) -> Option<String> {
         "Five Crowns rounds"
     } else if r.turn.rearrange != Rearrange::None {
         "changing the table (rearranging or robbing)"
-    } else if r.match_rules.end == MatchEnd::Elimination {
-        "matches in which players are eliminated"
     } else {
         return None;
     };
@@ -236,6 +247,7 @@ impl Game {
             turn: 0,
             phase: Phase::Draw,
             ts: TurnState::default(),
+            ending: None,
             reshuffles: 0,
             history: Vec::new(),
             log: Vec::new(),
@@ -330,7 +342,23 @@ impl Game {
     /// The meld checker (the ruleset was accepted by `new`, so this only
     /// fails if that check was wrong).
     pub(crate) fn checker(&self) -> Result<MeldChecker<'_>, ActionError> {
-        MeldChecker::new(&self.rules, None).map_err(|e| ActionError::Internal(e.to_string()))
+        MeldChecker::new(&self.rules, self.round())
+            .map_err(|e| ActionError::Internal(e.to_string()))
+    }
+
+    /// The Five Crowns round (the game number) where the ruleset has round
+    /// wilds; `None` otherwise.
+    pub fn round(&self) -> Option<u8> {
+        self.rules
+            .melds
+            .wilds
+            .round_wild
+            .then(|| u8::try_from(self.game_no).unwrap_or(u8::MAX))
+    }
+
+    /// The last turns running after a lay-down or knock, if any.
+    pub fn last_turns(&self) -> Option<&LastTurns> {
+        self.ending.as_ref()
     }
 
     /// Apply `seat`'s action. On success the events it caused; on error the
@@ -383,6 +411,7 @@ impl Game {
             turn: self.turn,
             phase: self.phase,
             ts: self.ts.clone(),
+            ending: self.ending.clone(),
             reshuffles: self.reshuffles,
             history: Vec::new(),
             log: Vec::new(),
@@ -409,6 +438,7 @@ impl Game {
             Action::ExchangeJoker { meld, card } => self.exchange(seat, *meld, *card, ev),
             Action::Discard { card } => self.discard_card(seat, *card, ev),
             Action::CallRomme { discard } => self.call_romme(seat, *discard, ev),
+            Action::LayDown { melds, discard } => self.lay_down(seat, melds, *discard, ev),
         }
     }
 }

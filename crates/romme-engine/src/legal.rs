@@ -54,6 +54,13 @@ impl Game {
         };
         let hand: Vec<CardKind> = self.hands[seat].iter().map(|c| c.kind()).collect();
         let mut out = Vec::new();
+        if self.rules.concealed.enabled {
+            let mut kinds = hand.clone();
+            kinds.dedup();
+            out.extend(kinds.into_iter().map(|card| Action::Discard { card }));
+            out.extend(self.lay_down_candidates(seat));
+            return out;
+        }
         let melds = single_melds(&checker, &self.rules, &hand);
         if self.opened[seat] {
             for m in &melds {

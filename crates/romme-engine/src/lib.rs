@@ -18,6 +18,7 @@
 //! boardgame.io's moves, phases and player views.
 
 pub mod action;
+mod concealed;
 mod draw;
 pub mod error;
 pub mod event;
@@ -30,7 +31,7 @@ pub mod view;
 
 pub use action::{Action, DrawSource, LayOffPart};
 pub use error::{ActionError, NewGameError};
-pub use event::{EndReason, Event, TableMeld};
-pub use game::{Deal, Game, Phase};
+pub use event::{EndReason, Event, LayDownKind, TableMeld};
+pub use game::{Deal, Game, LastTurns, Phase};
 pub use record::{Record, ReplayError};
 pub use view::{SeatInfo, View};

@@ -91,6 +91,9 @@ impl Game {
         ev: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
         self.in_play()?;
+        if self.rules.concealed.enabled {
+            return Err(ActionError::MeldsConcealed);
+        }
         if melds.is_empty() && lay_offs.is_empty() {
             return Err(ActionError::EmptyMeld);
         }

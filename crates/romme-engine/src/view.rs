@@ -10,7 +10,7 @@ use romme_core::scoring::sheet::MatchSheet;
 use serde::Serialize;
 
 use crate::event::TableMeld;
-use crate::game::{Game, Meld, Phase};
+use crate::game::{Game, LastTurns, Meld, Phase};
 
 /// One seat as everyone sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -23,6 +23,10 @@ pub struct SeatInfo {
     pub cards: usize,
     /// Has made the opening in this game.
     pub opened: bool,
+    /// Concealed play: the cards a seat that laid down or knocked kept
+    /// outside its melds (shown on the table).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shown: Option<Vec<CardKind>>,
 }
 
 /// What a viewer may know.
@@ -44,6 +48,8 @@ pub struct View {
     pub turn: Option<usize>,
     /// The phase.
     pub phase: Phase,
+    /// Last turns after a lay-down or knock (concealed play), if running.
+    pub last_turns: Option<LastTurns>,
     /// The card the seat on turn took from the discard pile this turn.
     pub taken: Option<CardKind>,
     /// Game number (1-based) and its dealer.
@@ -72,10 +78,14 @@ impl Game {
                     playing: self.players.contains(&s),
                     cards: self.hands[s].len(),
                     opened: self.opened[s],
+                    shown: self
+                        .laid_down(s)
+                        .then(|| self.hands[s].iter().map(|c| c.kind()).collect()),
                 })
                 .collect(),
             turn: self.turn(),
             phase: self.phase,
+            last_turns: self.ending.clone(),
             taken: self.ts.took.map(|c| c.kind()),
             game: self.game_no,
             dealer: self.dealer,

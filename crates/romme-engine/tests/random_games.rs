@@ -33,7 +33,12 @@ fn pick(game: &Game, seat: usize, rng: &mut ChaCha8Rng) -> Option<Action> {
     }
     let plays: Vec<&Action> = legal
         .iter()
-        .filter(|a| matches!(a, Action::Meld { .. } | Action::LayOff { .. }))
+        .filter(|a| {
+            matches!(
+                a,
+                Action::Meld { .. } | Action::LayOff { .. } | Action::LayDown { .. }
+            )
+        })
         .collect();
     if !plays.is_empty() && rng.random_bool(0.9) {
         return Some(plays[rng.random_range(0..plays.len())].clone());
@@ -138,7 +143,14 @@ fn play(name: &str, seats: usize, seed: u64, max_actions: usize) -> (Game, bool)
 #[test]
 fn the_classic_presets_are_playable() {
     let names: Vec<String> = playable().into_iter().map(|(n, _)| n).collect();
-    for must in ["klassisch", "bieten", "anlegen", "club"] {
+    for must in [
+        "klassisch",
+        "bieten",
+        "anlegen",
+        "club",
+        "ohne-auslegen",
+        "wiener",
+    ] {
         assert!(
             names.iter().any(|n| n == must),
             "{must} not playable: {names:?}"

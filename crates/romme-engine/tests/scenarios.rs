@@ -603,12 +603,235 @@ fn romme_bieten_with_nine_points_left_002() {
 
 #[test]
 fn rulesets_this_version_cannot_play_are_refused_by_name() {
-    let mut elimination = preset("klassisch");
-    elimination.match_rules.end = romme_core::ruleset::MatchEnd::Elimination;
-    let e = Game::new(elimination, 3, 1).expect_err("refused");
-    assert!(e.to_string().contains("eliminated"), "{e}");
     let e = Game::new(preset("kaufen"), 3, 1).expect_err("refused");
     assert!(e.to_string().contains("buying"), "{e}");
     let e = Game::new(preset("klassisch"), 2, 1).expect_err("refused");
     assert_eq!(e.to_string(), "this ruleset is for 3 to 6 players, not 2");
+}
+
+#[test]
+fn ohne_auslegen_lays_down_below_10_and_everyone_scores_unmatched_cards_003() {
+    let mut g = three(
+        "ohne-auslegen",
+        [
+            "2c 3c 4c 5d 6d 7d 8s 9s 10s Jh Qh Kh 6c",
+            "7h 7s 7c 2h 3h 4h 9d 9c 9s Kd Kc Ks 5d",
+            "2d 3d 4d 5c 6c 7c 8h 9h 10h Js Qs Ks Qd",
+        ],
+        "Jd",
+        "8c",
+    );
+    draw(&mut g, 1, "draw 8c");
+    let e = refused(
+        &mut g,
+        1,
+        Action::Meld {
+            melds: vec![meld("7h 7s 7c")],
+            lay_offs: Vec::new(),
+        },
+    );
+    assert_eq!(e, ActionError::MeldsConcealed);
+    // Only one set shown: far too much left.
+    let e = refused(
+        &mut g,
+        1,
+        Action::LayDown {
+            melds: vec![meld("7h 7s 7c")],
+            discard: Some(card("8c")),
+        },
+    );
+    assert_eq!(
+        e.to_string(),
+        "the cards outside your melds count 71: you may lay down below 10"
+    );
+    let e = refused(
+        &mut g,
+        1,
+        Action::LayDown {
+            melds: vec![meld("7h 7s 7c")],
+            discard: None,
+        },
+    );
+    assert_eq!(e, ActionError::LayDownNeedsDiscard);
+    let events = g
+        .apply(
+            1,
+            Action::LayDown {
+                melds: vec![
+                    meld("7h 7s 7c"),
+                    meld("2h 3h 4h"),
+                    meld("9d 9c 9s"),
+                    meld("Kd Kc Ks"),
+                ],
+                discard: Some(card("8c")),
+            },
+        )
+        .expect("5 points left: lays down");
+    let ended = events
+        .iter()
+        .find_map(|e| match e {
+            Event::GameEnded {
+                reason,
+                winner,
+                score,
+                ..
+            } => Some((*reason, *winner, score.clone())),
+            _ => None,
+        })
+        .expect("the game ends");
+    assert_eq!(ended.0, EndReason::WentOut);
+    assert_eq!(ended.1, Some(1));
+    // Seat 1 keeps 5d; the others' best melds leave only 6c and Qd.
+    let points: Vec<u32> = ended.2.players.iter().map(|p| p.hand_points).collect();
+    assert_eq!(points, vec![6, 5, 10]);
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::LaidDown {
+            seat: 1,
+            kind: romme_engine::LayDownKind::Out,
+            ..
+        }
+    )));
+}
+
+#[test]
+fn wiener_knock_gives_the_others_one_last_draw_from_the_stock_003() {
+    let mut g = three(
+        "wiener",
+        [
+            "2c 3c 4c 5d 6d 7d 8s 9s 10s Kh",
+            "7h 7s 7c 2h 3h 4h 9d 9c 9s 3d",
+            "2d 3d 4d 5c 6c 7c 8h 9h 10h Ks",
+        ],
+        "Jd",
+        "2c Kc Qc 5h",
+    );
+    draw(&mut g, 1, "draw 2c");
+    let knock = Action::LayDown {
+        melds: vec![meld("7h 7s 7c"), meld("2h 3h 4h"), meld("9d 9c 9s")],
+        discard: Some(card("3d")),
+    };
+    let events = g.apply(1, knock).expect("2 points left: knocks");
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::LaidDown {
+            seat: 1,
+            kind: romme_engine::LayDownKind::Knock,
+            ..
+        }
+    )));
+    assert!(events.contains(&Event::LastTurns { seats: vec![2, 0] }));
+    // The knocker's cards lie open, for every viewer.
+    for viewer in [Some(0), Some(2), None] {
+        let v = g.view(viewer);
+        assert_eq!(v.seats[1].shown, Some(cards("2c")));
+        assert_eq!(v.table.len(), 3);
+        assert_eq!(v.last_turns.as_ref().map(|l| l.by), Some(1));
+    }
+    assert_eq!(g.turn(), Some(2));
+    let e = refused(
+        &mut g,
+        2,
+        Action::Draw {
+            from: DrawSource::Discard,
+        },
+    );
+    assert_eq!(e, ActionError::LastDrawFromStock);
+    draw(&mut g, 2, "last draw (Kc)");
+    discard(&mut g, 2, "Kc");
+    assert_eq!(g.turn(), Some(0));
+    draw(&mut g, 0, "last draw (Qc)");
+    let events = g
+        .apply(0, Action::Discard { card: card("Qc") })
+        .expect("last discard");
+    let (reason, score) = events
+        .iter()
+        .find_map(|e| match e {
+            Event::GameEnded { reason, score, .. } => Some((*reason, score.clone())),
+            _ => None,
+        })
+        .expect("the game ends after the last turns");
+    assert_eq!(reason, EndReason::Knocked);
+    let points: Vec<u32> = score.players.iter().map(|p| p.hand_points).collect();
+    assert_eq!(points, vec![10, 2, 10]);
+    assert_eq!(g.game_number(), 2, "the next game is dealt");
+}
+
+#[test]
+fn wiener_all_ten_in_melds_ends_at_once_003() {
+    let mut g = three(
+        "wiener",
+        [
+            "2c 3c 4c 5d 6d 7d 8s 9s 10s Ac",
+            "7h 7s 7c 2h 3h 4h 9d 9c 9s 3d",
+            "2d 3d 4d 5c 6c 7c 8h 9h 10h Ad",
+        ],
+        "Jd",
+        "9h",
+    );
+    draw(&mut g, 1, "draw 9h");
+    let events = g
+        .apply(
+            1,
+            Action::LayDown {
+                melds: vec![meld("7h 7s 7c"), meld("2h 3h 4h"), meld("9d 9c 9s 9h")],
+                discard: Some(card("3d")),
+            },
+        )
+        .expect("all ten in melds");
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::GameEnded {
+            reason: EndReason::WentOut,
+            winner: Some(1),
+            ..
+        }
+    )));
+}
+
+#[test]
+fn wiener_eliminated_players_are_no_longer_dealt_in_003() {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+    let mut g = Game::new(preset("wiener"), 3, 11).expect("new");
+    for _ in 0..20_000 {
+        let Some(seat) = g.turn() else { break };
+        let legal = g.legal_actions(seat);
+        let downs: Vec<&Action> = legal
+            .iter()
+            .filter(|a| matches!(a, Action::LayDown { .. }))
+            .collect();
+        let a = if !downs.is_empty() {
+            downs[0].clone()
+        } else {
+            legal[rng.random_range(0..legal.len())].clone()
+        };
+        g.apply(seat, a).expect("listed action");
+    }
+    assert_eq!(g.phase(), Phase::MatchOver, "the match ends");
+    let totals = g.sheet().totals();
+    let out: Vec<(usize, usize)> = totals
+        .iter()
+        .enumerate()
+        .filter_map(|(s, t)| t.eliminated_after.map(|k| (s, k)))
+        .collect();
+    assert_eq!(out.len(), 2, "all but one are out: {totals:?}");
+    for e in g.events() {
+        if let Event::GameStarted { game, players, .. } = e {
+            for &(s, k) in &out {
+                if *game as usize > k {
+                    assert!(
+                        !players.contains(&s),
+                        "seat {s} out after game {k} plays game {game}"
+                    );
+                }
+            }
+        }
+    }
+    let last_out = out.iter().map(|&(_, k)| k).max().expect("two");
+    assert_eq!(
+        g.sheet().games().len(),
+        last_out,
+        "no game after the last elimination"
+    );
 }
