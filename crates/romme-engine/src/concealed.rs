@@ -25,7 +25,7 @@ use romme_solver::partition::PartitionSolver;
 
 use crate::error::ActionError;
 use crate::event::{Event, LayDownKind};
-use crate::game::{Game, LastTurns, Meld};
+use crate::game::{Game, Meld};
 
 impl Game {
     /// Concealed play: show the melds kept in the hand (see
@@ -97,23 +97,8 @@ impl Game {
         self.table.extend(laid);
         match kind {
             LayDownKind::Partial => self.next_turn(ev),
-            LayDownKind::Out if !rules.going_out.last_turn_for_others => {
-                self.end_game(Some(seat), ev)
-            }
-            LayDownKind::Out | LayDownKind::Knock => {
-                let at = self.players.iter().position(|&s| s == seat).unwrap_or(0);
-                let n = self.players.len();
-                let left: Vec<usize> = (1..n).map(|i| self.players[(at + i) % n]).collect();
-                ev.push(Event::LastTurns {
-                    seats: left.clone(),
-                });
-                self.ending = Some(LastTurns {
-                    by: seat,
-                    knocked: kind == LayDownKind::Knock,
-                    left,
-                });
-                self.next_turn(ev);
-            }
+            LayDownKind::Out => self.goes_out(seat, ev),
+            LayDownKind::Knock => self.start_last_turns(seat, true, ev),
         }
         Ok(())
     }

@@ -13,7 +13,7 @@ use romme_core::{Card, CardKind};
 
 use crate::error::NewGameError;
 use crate::event::{EndReason, Event};
-use crate::game::{Deal, Game, Phase, TurnState, derived_seed};
+use crate::game::{Deal, Game, LastTurns, Phase, TurnState, derived_seed};
 
 impl Game {
     // ----- dealing and the flow of games -----
@@ -183,6 +183,31 @@ impl Game {
             ..TurnState::default()
         };
         ev.push(Event::TurnBegan { seat: self.turn });
+    }
+
+    /// `seat` went out (or laid down): the game ends, or every other seat
+    /// plays a last turn first (`going_out.last_turn_for_others`, Five
+    /// Crowns). Going out in a last turn only ends that turn.
+    pub(crate) fn goes_out(&mut self, seat: usize, ev: &mut Vec<Event>) {
+        if self.ending.is_some() {
+            self.next_turn(ev);
+        } else if self.rules.going_out.last_turn_for_others {
+            self.start_last_turns(seat, false, ev);
+        } else {
+            self.end_game(Some(seat), ev);
+        }
+    }
+
+    /// Every seat but `by` plays one last turn, in turn order from `by`.
+    pub(crate) fn start_last_turns(&mut self, by: usize, knocked: bool, ev: &mut Vec<Event>) {
+        let at = self.players.iter().position(|&s| s == by).unwrap_or(0);
+        let n = self.players.len();
+        let left: Vec<usize> = (1..n).map(|i| self.players[(at + i) % n]).collect();
+        ev.push(Event::LastTurns {
+            seats: left.clone(),
+        });
+        self.ending = Some(LastTurns { by, knocked, left });
+        self.next_turn(ev);
     }
 
     pub(crate) fn next_turn(&mut self, ev: &mut Vec<Event>) {

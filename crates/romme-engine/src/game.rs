@@ -29,7 +29,7 @@
 use std::sync::Arc;
 
 use romme_core::meld::{MeldChecker, MeldKind};
-use romme_core::ruleset::{HandSize, Rearrange, Ruleset};
+use romme_core::ruleset::{Rearrange, Ruleset};
 use romme_core::scoring::sheet::MatchSheet;
 use romme_core::{Card, CardKind, Face, MeldCard};
 use serde::{Deserialize, Serialize};
@@ -190,12 +190,8 @@ fn unsupported(rules: &Ruleset) -> Option<String> {
         "play without a discard pile"
     } else if r.stock.piles > 1 {
         "a stock split into several piles"
-    } else if r.going_out.last_turn_for_others {
-        "a last turn for every other player"
     } else if r.deal.solo_patience {
         "the solo patience"
-    } else if r.deal.hand_size == HandSize::RoundPlusTwo || r.melds.wilds.round_wild {
-        "Five Crowns rounds"
     } else if r.turn.rearrange != Rearrange::None {
         "changing the table (rearranging or robbing)"
     } else {
@@ -229,7 +225,7 @@ impl Game {
         if let Some(what) = unsupported(&rules) {
             return Err(NewGameError::Unsupported(what));
         }
-        MeldChecker::new(&rules, None)?;
+        MeldChecker::new(&rules, rules.melds.wilds.round_wild.then_some(1))?;
         let mut game = Game {
             rules: Arc::new(rules),
             seats,

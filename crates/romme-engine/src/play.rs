@@ -253,7 +253,7 @@ impl Game {
             table: self.table.iter().map(Meld::public).collect(),
         });
         if self.hands[seat].is_empty() {
-            self.end_game(Some(seat), ev);
+            self.goes_out(seat, ev);
         }
         Ok(())
     }
@@ -353,7 +353,7 @@ impl Game {
         self.discard.push(physical);
         ev.push(Event::Discarded { seat, card });
         if self.hands[seat].is_empty() {
-            self.end_game(Some(seat), ev);
+            self.goes_out(seat, ev);
         } else {
             self.next_turn(ev);
         }
@@ -424,7 +424,7 @@ impl Game {
                 card: p.kind(),
             });
         }
-        self.end_game(Some(seat), ev);
+        self.goes_out(seat, ev);
         Ok(())
     }
 }

@@ -150,6 +150,7 @@ fn the_classic_presets_are_playable() {
         "club",
         "ohne-auslegen",
         "wiener",
+        "koenigs",
     ] {
         assert!(
             names.iter().any(|n| n == must),

@@ -835,3 +835,77 @@ fn wiener_eliminated_players_are_no_longer_dealt_in_003() {
         "no game after the last elimination"
     );
 }
+
+#[test]
+fn five_crowns_last_turn_for_everyone_else_and_round_wilds_000() {
+    // Round 1: three cards each, the 3s are wild.
+    let mut g = three(
+        "koenigs",
+        ["7h 8h Qs", "5h 5s 9d", "Kh Kc 3d"],
+        "10c",
+        "5c Js 3s",
+    );
+    assert_eq!(g.round(), Some(1));
+    draw(&mut g, 1, "draw 5c");
+    let events = g
+        .apply(
+            1,
+            Action::LayDown {
+                melds: vec![meld("5h 5s 5c")],
+                discard: Some(card("9d")),
+            },
+        )
+        .expect("goes out");
+    assert!(events.contains(&Event::LastTurns { seats: vec![2, 0] }));
+    assert_eq!(g.game_number(), 1, "the round is not over yet");
+    // Seat 2's last turn: 3d is wild this round, Kh Kc 3d lies down.
+    draw(&mut g, 2, "draw Js");
+    let events = g
+        .apply(
+            2,
+            Action::LayDown {
+                melds: vec![meld("Kh Kc 3d=Ks")],
+                discard: Some(card("Js")),
+            },
+        )
+        .expect("a lay-down in the last turn");
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::LaidDown {
+            seat: 2,
+            kind: romme_engine::LayDownKind::Partial,
+            ..
+        }
+    )));
+    // Seat 0's last turn: keeps 7h, the wild 3s and Qs (nothing melds).
+    draw(&mut g, 0, "draw 3s");
+    let events = g
+        .apply(0, Action::Discard { card: card("8h") })
+        .expect("last discard");
+    let score = events
+        .iter()
+        .find_map(|e| match e {
+            Event::GameEnded {
+                winner: Some(1),
+                score,
+                ..
+            } => Some(score.clone()),
+            _ => None,
+        })
+        .expect("the round ends with seat 1 out");
+    // 7 + 20 (this round's wild) + 12 (queen).
+    let points: Vec<u32> = score.players.iter().map(|p| p.hand_points).collect();
+    assert_eq!(points, vec![39, 0, 0]);
+    // Round 2: four cards each, the 4s are wild.
+    assert_eq!(g.round(), Some(2));
+    assert!(g.events().iter().any(|e| matches!(
+        e,
+        Event::GameStarted {
+            game: 2,
+            hand_size: 4,
+            ..
+        }
+    )));
+    let turn = g.turn().expect("running");
+    assert_eq!(g.hand(turn).map(<[_]>::len), Some(4));
+}
