@@ -88,6 +88,13 @@ fn describe(e: &Event) -> Option<String> {
             }
             s
         }
+        Event::BuyAsked { seat, card } => format!("seat {seat} asks to buy {card}"),
+        Event::Bought { seat, card } => format!("seat {seat} buys {card}"),
+        Event::Knocked {
+            seat,
+            card,
+            skipped,
+        } => format!("seat {seat} knocks for {card}, skipping seats {skipped:?}"),
         Event::LastTurns { seats } => format!("last turn for seats {seats:?}"),
         Event::StockReshuffled { cards } => {
             format!("the discard pile is shuffled into a new stock of {cards} cards")

@@ -89,9 +89,22 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         discard: Option<CardKind>,
     },
+    /// Out of turn: ask to buy the card just discarded ("Kaufen", `002`),
+    /// taking `buying.extra_stock_cards` stock cards with it. Seats nearer
+    /// after the discarder that ask too have the first right.
+    Buy,
+    /// Out of turn: knock for the card just discarded ("Klopfen", `003`):
+    /// take it and `knocking.extra_stock_cards` stock cards, skip the seats
+    /// in between and play on (meld, then discard one card).
+    Knock,
 }
 
 impl Action {
+    /// Whether a seat not on turn may submit it (buying, knocking).
+    pub fn out_of_turn(&self) -> bool {
+        matches!(self, Action::Buy | Action::Knock)
+    }
+
     /// Short name of the action's type, as in the JSON `type` field.
     pub fn name(&self) -> &'static str {
         match self {
@@ -102,6 +115,8 @@ impl Action {
             Action::Discard { .. } => "discard",
             Action::CallRomme { .. } => "call-romme",
             Action::LayDown { .. } => "lay-down",
+            Action::Buy => "buy",
+            Action::Knock => "knock",
         }
     }
 }

@@ -71,6 +71,7 @@ impl Game {
             }
         }
         self.phase = Phase::Play;
+        self.settle_claims(from, ev);
         Ok(())
     }
 

@@ -185,6 +185,32 @@ pub enum ActionError {
     /// After a Wiener knock the last draw is from the stock.
     #[error("after a knock the other players draw their last card from the stock")]
     LastDrawFromStock,
+    /// No card may be claimed now.
+    #[error("there is no just-discarded card to buy or knock for now")]
+    NoClaimWindow,
+    /// The seat on turn takes the discard by drawing it.
+    #[error("it is your turn: take the card by drawing from the discard pile")]
+    ClaimOnTurn,
+    /// Nobody claims their own discard.
+    #[error("you cannot claim the card you just discarded")]
+    ClaimOwnDiscard,
+    /// Buying is not part of this ruleset.
+    #[error("buying is not played in this ruleset")]
+    BuyingNotPlayed,
+    /// A second claim by the same seat.
+    #[error("you have already asked to buy this card")]
+    AlreadyClaimed,
+    /// Knocking is not part of this ruleset.
+    #[error("knocking for a discard is not played in this ruleset")]
+    KnockingNotPlayed,
+    /// Knocking only for a card that can be melded at once.
+    #[error(
+        "you may knock only for a card you can meld at once, and {card} does not fit your hand"
+    )]
+    KnockNotMeldable {
+        /// The card.
+        card: CardKind,
+    },
     /// A wild card's declaration is needed.
     #[error("{0}: say which card the wild card stands for, e.g. *=8h")]
     Ambiguous(String),

@@ -138,6 +138,31 @@ pub enum Event {
         /// The seats, in turn order.
         seats: Vec<usize>,
     },
+    /// A seat asked to buy the card just discarded.
+    BuyAsked {
+        /// The seat.
+        seat: usize,
+        /// The card.
+        card: CardKind,
+    },
+    /// A seat bought the card just discarded (its extra stock cards follow
+    /// as draws).
+    Bought {
+        /// The seat.
+        seat: usize,
+        /// The card.
+        card: CardKind,
+    },
+    /// A seat knocked for the card just discarded and took it; its extra
+    /// stock cards follow as draws, and its turn begins.
+    Knocked {
+        /// The seat.
+        seat: usize,
+        /// The card.
+        card: CardKind,
+        /// Seats whose turn was skipped.
+        skipped: Vec<usize>,
+    },
     /// The discard pile (without its top card) became the new stock.
     StockReshuffled {
         /// Cards in the new stock.

@@ -178,6 +178,7 @@ impl Game {
 
     pub(crate) fn begin_turn(&mut self, phase: Phase, ev: &mut Vec<Event>) {
         self.phase = phase;
+        self.window = None;
         self.ts = TurnState {
             opened_before: self.opened[self.turn],
             ..TurnState::default()

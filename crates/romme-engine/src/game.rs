@@ -35,6 +35,7 @@ use romme_core::{Card, CardKind, Face, MeldCard};
 use serde::{Deserialize, Serialize};
 
 use crate::action::{Action, LayOffPart};
+use crate::claims::ClaimWindow;
 use crate::error::{ActionError, NewGameError};
 use crate::event::{Event, TableMeld};
 
@@ -160,6 +161,8 @@ pub struct Game {
     pub(crate) ts: TurnState,
     /// Last turns of the others after a lay-down or knock, if running.
     pub(crate) ending: Option<LastTurns>,
+    /// The card just discarded while it may be bought or knocked for.
+    pub(crate) window: Option<ClaimWindow>,
     /// Reshuffles in this game (for their seeds).
     pub(crate) reshuffles: u32,
     pub(crate) history: Vec<Event>,
@@ -182,11 +185,7 @@ pub(crate) fn derived_seed(seed: u64, game: u32, reshuffle: u32) -> u64 {
 /// Rulesets and knobs this version plays; the rest are refused clearly.
 fn unsupported(rules: &Ruleset) -> Option<String> {
     let r = rules;
-    let what = if r.buying.enabled {
-        "buying (\"Kaufen\")"
-    } else if r.knocking.enabled {
-        "knocking (\"Klopfen\")"
-    } else if !r.turn.discard_pile {
+    let what = if !r.turn.discard_pile {
         "play without a discard pile"
     } else if r.stock.piles > 1 {
         "a stock split into several piles"
@@ -244,6 +243,7 @@ impl Game {
             phase: Phase::Draw,
             ts: TurnState::default(),
             ending: None,
+            window: None,
             reshuffles: 0,
             history: Vec::new(),
             log: Vec::new(),
@@ -369,7 +369,7 @@ impl Game {
         if !self.players.contains(&seat) {
             return Err(ActionError::SitsOut(seat));
         }
-        if seat != self.turn {
+        if seat != self.turn && !action.out_of_turn() {
             return Err(ActionError::NotYourTurn {
                 expected: self.turn,
                 got: seat,
@@ -408,6 +408,7 @@ impl Game {
             phase: self.phase,
             ts: self.ts.clone(),
             ending: self.ending.clone(),
+            window: self.window.clone(),
             reshuffles: self.reshuffles,
             history: Vec::new(),
             log: Vec::new(),
@@ -435,6 +436,8 @@ impl Game {
             Action::Discard { card } => self.discard_card(seat, *card, ev),
             Action::CallRomme { discard } => self.call_romme(seat, *discard, ev),
             Action::LayDown { melds, discard } => self.lay_down(seat, melds, *discard, ev),
+            Action::Buy => self.buy(seat, ev),
+            Action::Knock => self.knock(seat, ev),
         }
     }
 }

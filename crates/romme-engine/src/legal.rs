@@ -1,4 +1,5 @@
-//! Legal actions: every draw, discard, joker exchange and single-card
+//! Legal actions: out of turn, buying or knocking for the card just
+//! discarded; on turn, every draw, discard, joker exchange and single-card
 //! lay-off; every single meld the hand can form (natural cards first, jokers
 //! filling gaps and ends, each reading of the jokers); and, before the
 //! opening, combinations of those melds that reach the threshold (at most
@@ -24,8 +25,18 @@ impl Game {
     /// Every listed legal action of `seat` (empty when it is not the seat's
     /// turn or the match is over), in a fixed order.
     pub fn legal_actions(&self, seat: usize) -> Vec<Action> {
-        if self.phase == Phase::MatchOver || seat != self.turn || !self.players.contains(&seat) {
+        if self.phase == Phase::MatchOver || !self.players.contains(&seat) {
             return Vec::new();
+        }
+        if seat != self.turn {
+            // Out of turn: buying or knocking for the card just discarded.
+            if self.window.is_none() {
+                return Vec::new();
+            }
+            return [Action::Buy, Action::Knock]
+                .into_iter()
+                .filter(|a| self.fork().apply(seat, a.clone()).is_ok())
+                .collect();
         }
         let candidates = match self.phase {
             Phase::Draw => vec![
@@ -138,6 +149,8 @@ pub(crate) fn can_meld_at_once(game: &Game, seat: usize, card: Card) -> bool {
     g.hands[seat].push(card);
     g.hands[seat].sort_unstable();
     g.phase = Phase::Play;
+    g.turn = seat;
+    g.window = None;
     g.ts.taken = Some(card);
     g.ts.took = Some(card);
     some_play_melds(&g, seat, &[card])

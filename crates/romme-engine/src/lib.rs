@@ -18,6 +18,7 @@
 //! boardgame.io's moves, phases and player views.
 
 pub mod action;
+pub mod claims;
 mod concealed;
 mod draw;
 pub mod error;
@@ -30,6 +31,7 @@ pub mod record;
 pub mod view;
 
 pub use action::{Action, DrawSource, LayOffPart};
+pub use claims::Claims;
 pub use error::{ActionError, NewGameError};
 pub use event::{EndReason, Event, LayDownKind, TableMeld};
 pub use game::{Deal, Game, LastTurns, Phase};

@@ -356,6 +356,7 @@ impl Game {
             self.goes_out(seat, ev);
         } else {
             self.next_turn(ev);
+            self.open_claims(seat, physical);
         }
         Ok(())
     }

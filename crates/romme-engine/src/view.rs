@@ -9,6 +9,7 @@ use romme_core::CardKind;
 use romme_core::scoring::sheet::MatchSheet;
 use serde::Serialize;
 
+use crate::claims::{ClaimWindow, Claims};
 use crate::event::TableMeld;
 use crate::game::{Game, LastTurns, Meld, Phase};
 
@@ -50,6 +51,9 @@ pub struct View {
     pub phase: Phase,
     /// Last turns after a lay-down or knock (concealed play), if running.
     pub last_turns: Option<LastTurns>,
+    /// The card just discarded while it may be bought or knocked for, with
+    /// the seats that asked to buy it.
+    pub claims: Option<Claims>,
     /// The card the seat on turn took from the discard pile this turn.
     pub taken: Option<CardKind>,
     /// Game number (1-based) and its dealer.
@@ -86,6 +90,7 @@ impl Game {
             turn: self.turn(),
             phase: self.phase,
             last_turns: self.ending.clone(),
+            claims: self.window.as_ref().map(ClaimWindow::public),
             taken: self.ts.took.map(|c| c.kind()),
             game: self.game_no,
             dealer: self.dealer,

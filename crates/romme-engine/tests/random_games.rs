@@ -120,6 +120,20 @@ fn play(name: &str, seats: usize, seed: u64, max_actions: usize) -> (Game, bool)
             deck.check_conservation(game.all_cards())
                 .expect("conservation");
         }
+        // Out of turn: sometimes a seat buys or knocks.
+        if rng.random_bool(0.3) {
+            let other = rng.random_range(0..game.seats());
+            if Some(other) != game.turn() {
+                let claims = game.legal_actions(other);
+                if let Some(a) = claims.first() {
+                    assert!(a.out_of_turn(), "listed for a seat not on turn: {a:?}");
+                    game.apply(other, a.clone())
+                        .unwrap_or_else(|e| panic!("listed claim {a:?} refused: {e}"));
+                    deck.check_conservation(game.all_cards())
+                        .expect("conservation");
+                }
+            }
+        }
         let Some(seat) = game.turn() else {
             return (game, true);
         };
@@ -151,6 +165,8 @@ fn the_classic_presets_are_playable() {
         "ohne-auslegen",
         "wiener",
         "koenigs",
+        "kaufen",
+        "klopfen",
     ] {
         assert!(
             names.iter().any(|n| n == must),

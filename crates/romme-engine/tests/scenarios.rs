@@ -909,3 +909,152 @@ fn five_crowns_last_turn_for_everyone_else_and_round_wilds_000() {
     let turn = g.turn().expect("running");
     assert_eq!(g.hand(turn).map(<[_]>::len), Some(4));
 }
+
+/// Seat 0 deals; seat 1 begins (four seats).
+fn four(rules: Ruleset, hands: [&str; 4], discard: &str, stock: &str) -> Game {
+    let deal = Deal {
+        hands: hands.iter().map(|h| cards(h)).collect(),
+        discard: Some(card(discard)),
+        stock: cards(stock),
+    };
+    Game::with_deal(rules, 4, 7, deal).expect("deal")
+}
+
+const H1: &str = "7h 7s 7c Kd Ks 2h 3h 4h 9d 9c 5s 6s Qd";
+const H3: &str = "2s 3s 4s 5h 6h 7d 8c 9c 10c Jd Qc Kc Ah";
+
+#[test]
+fn buying_gives_the_seats_in_between_the_first_right_002() {
+    let mut g = four(preset("kaufen"), [H0, H1, H2, H3], "Jc", "8d 5s 4d 10d");
+    draw(&mut g, 1, "draw 8d");
+    discard(&mut g, 1, "8d");
+    assert_eq!(g.turn(), Some(2));
+    // Seat 0 asks first, seat 3 after it.
+    let ev = g.apply(0, Action::Buy).expect("seat 0 asks to buy");
+    assert_eq!(
+        ev,
+        vec![Event::BuyAsked {
+            seat: 0,
+            card: card("8d")
+        }]
+    );
+    assert_eq!(refused(&mut g, 0, Action::Buy), ActionError::AlreadyClaimed);
+    assert_eq!(
+        refused(&mut g, 1, Action::Buy),
+        ActionError::ClaimOwnDiscard
+    );
+    assert_eq!(refused(&mut g, 2, Action::Buy), ActionError::ClaimOnTurn);
+    assert_eq!(
+        refused(&mut g, 3, Action::Knock),
+        ActionError::KnockingNotPlayed
+    );
+    g.apply(3, Action::Buy).expect("seat 3 asks to buy");
+    let claims = g.view(Some(2)).claims.expect("window open");
+    assert_eq!(claims.buyers, vec![0, 3]);
+    // Seat 2 lets it pass (draws from the stock): seat 3 sits nearer after
+    // the discarder than seat 0, so it buys, with one stock card as price.
+    let ev = g
+        .apply(
+            2,
+            Action::Draw {
+                from: DrawSource::Stock,
+            },
+        )
+        .expect("draw");
+    assert!(ev.contains(&Event::Bought {
+        seat: 3,
+        card: card("8d")
+    }));
+    let h3 = g.hand(3).expect("seat 3");
+    assert_eq!(h3.len(), 15);
+    assert!(h3.iter().any(|c| c.kind() == card("8d")));
+    assert!(h3.iter().any(|c| c.kind() == card("4d")), "the price: 4d");
+    assert_eq!(g.hand(0).map(<[_]>::len), Some(13));
+    assert_eq!(g.turn(), Some(2), "the turn order is unchanged");
+    assert_eq!(g.view(None).claims, None);
+    // The others see the bought card but not the stock card.
+    let seen = g
+        .events()
+        .iter()
+        .map(|e| e.for_viewer(Some(0)))
+        .filter(|e| matches!(e, Event::Drew { seat: 3, .. }))
+        .collect::<Vec<_>>();
+    assert_eq!(
+        seen,
+        vec![Event::Drew {
+            seat: 3,
+            from: DrawSource::Stock,
+            card: None
+        }]
+    );
+    // Taking the discard as one's draw comes first: claims are void.
+    discard(&mut g, 2, "5s");
+    g.apply(0, Action::Buy).expect("seat 0 asks to buy 5s");
+    g.apply(
+        3,
+        Action::Draw {
+            from: DrawSource::Discard,
+        },
+    )
+    .expect("seat 3 takes 5s");
+    assert_eq!(g.hand(0).map(<[_]>::len), Some(13), "seat 0 got nothing");
+    assert_eq!(g.hand(3).map(<[_]>::len), Some(16));
+}
+
+#[test]
+fn knocking_skips_the_seats_in_between_003() {
+    let mut g = four(preset("klopfen"), [H0, H1, H2, H3], "Jc", "8d 5d 4d 10d");
+    draw(&mut g, 1, "draw 8d");
+    discard(&mut g, 1, "8d");
+    assert_eq!(
+        refused(&mut g, 0, Action::Buy),
+        ActionError::BuyingNotPlayed
+    );
+    let ev = g.apply(0, Action::Knock).expect("seat 0 knocks");
+    assert!(ev.contains(&Event::Knocked {
+        seat: 0,
+        card: card("8d"),
+        skipped: vec![2, 3],
+    }));
+    assert_eq!(g.turn(), Some(0));
+    assert_eq!(g.phase(), Phase::Play, "the knock is the knocker's draw");
+    assert_eq!(
+        g.hand(0).map(<[_]>::len),
+        Some(16),
+        "8d and two stock cards"
+    );
+    assert_eq!(
+        refused(&mut g, 3, Action::Knock),
+        ActionError::NoClaimWindow
+    );
+    discard(&mut g, 0, "8d");
+    assert_eq!(g.turn(), Some(1), "play goes on from the knocker");
+
+    // The stricter agreement: only for a card that can be melded at once.
+    let mut strict = preset("klopfen");
+    strict.knocking.only_if_meldable = true;
+    let mut g = four(strict, [H0, H1, H2, H3], "Jc", "8d 5d 4d 10d");
+    draw(&mut g, 1, "draw 8d");
+    discard(&mut g, 1, "8d");
+    // Seat 3 (7d 8c, no other 8 or 9d) cannot meld 8d.
+    let e = refused(&mut g, 3, Action::Knock);
+    assert_eq!(
+        e.to_string(),
+        "you may knock only for a card you can meld at once, and 8d does not fit your hand"
+    );
+    // Seat 0 can: 5d 6d 7d 8d opens with its other runs (62 points) ...
+    g.apply(0, Action::Knock).expect("seat 0 knocks");
+    // ... and must meld 8d before it discards.
+    let e = refused(&mut g, 0, Action::Discard { card: card("Kh") });
+    assert_eq!(e, ActionError::MustMeldTaken(card("8d")));
+    g.apply(
+        0,
+        Action::Meld {
+            melds: vec![meld("2c 3c 4c"), meld("5d 6d 7d 8d"), meld("8s 9s 10s")],
+            lay_offs: Vec::new(),
+        },
+    )
+    .expect("opens with 8d");
+    discard(&mut g, 0, "Kh");
+    assert_eq!(g.turn(), Some(1));
+}
