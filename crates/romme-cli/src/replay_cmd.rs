@@ -88,6 +88,20 @@ fn describe(e: &Event) -> Option<String> {
             }
             s
         }
+        Event::Rearranged {
+            seat,
+            placed,
+            table,
+        } => {
+            let mut s = format!(
+                "seat {seat} rearranges the table with {}:",
+                format_cards(placed)
+            );
+            for m in table {
+                let _ = write!(s, " [{}]", format_cards(&m.cards));
+            }
+            s
+        }
         Event::BuyAsked { seat, card } => format!("seat {seat} asks to buy {card}"),
         Event::Bought { seat, card } => format!("seat {seat} buys {card}"),
         Event::Knocked {

@@ -89,6 +89,13 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         discard: Option<CardKind>,
     },
+    /// Change the table (`turn.rearrange` free or rob): the whole new
+    /// table, every card of the old table in it plus at least one card from
+    /// the hand, every meld valid (wild cards declared where ambiguous).
+    Rearrange {
+        /// The new table, meld by meld.
+        table: Vec<Vec<MeldCard>>,
+    },
     /// Out of turn: ask to buy the card just discarded ("Kaufen", `002`),
     /// taking `buying.extra_stock_cards` stock cards with it. Seats nearer
     /// after the discarder that ask too have the first right.
@@ -115,6 +122,7 @@ impl Action {
             Action::Discard { .. } => "discard",
             Action::CallRomme { .. } => "call-romme",
             Action::LayDown { .. } => "lay-down",
+            Action::Rearrange { .. } => "rearrange",
             Action::Buy => "buy",
             Action::Knock => "knock",
         }

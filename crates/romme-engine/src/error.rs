@@ -185,6 +185,23 @@ pub enum ActionError {
     /// After a Wiener knock the last draw is from the stock.
     #[error("after a knock the other players draw their last card from the stock")]
     LastDrawFromStock,
+    /// The table may not be changed (now).
+    #[error("{0}")]
+    RearrangeNotAllowed(String),
+    /// A card of the old table is missing from the new one.
+    #[error("{0} is on the table but not in your new table: table cards stay on the table")]
+    TableCardMissing(CardKind),
+    /// The new table places no hand card.
+    #[error("a rearrangement must place at least one card from your hand")]
+    RearrangeNothingPlaced,
+    /// Räuber: a new meld of robbed cards without an own card.
+    #[error("robbed cards must be melded again with a card from your hand: {0}")]
+    RobWithoutOwnCard(String),
+    /// The last card may not be discarded, so a play may not leave one.
+    #[error(
+        "this would leave you one card, which you may not discard: meld all your cards or keep two"
+    )]
+    MustKeepTwo,
     /// No card may be claimed now.
     #[error("there is no just-discarded card to buy or knock for now")]
     NoClaimWindow,

@@ -138,6 +138,15 @@ pub enum Event {
         /// The seats, in turn order.
         seats: Vec<usize>,
     },
+    /// A seat changed the table, placing cards from its hand.
+    Rearranged {
+        /// The seat.
+        seat: usize,
+        /// The hand cards it placed.
+        placed: Vec<CardKind>,
+        /// The new table.
+        table: Vec<TableMeld>,
+    },
     /// A seat asked to buy the card just discarded.
     BuyAsked {
         /// The seat.

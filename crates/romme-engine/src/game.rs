@@ -29,7 +29,7 @@
 use std::sync::Arc;
 
 use romme_core::meld::{MeldChecker, MeldKind};
-use romme_core::ruleset::{Rearrange, Ruleset};
+use romme_core::ruleset::Ruleset;
 use romme_core::scoring::sheet::MatchSheet;
 use romme_core::{Card, CardKind, Face, MeldCard};
 use serde::{Deserialize, Serialize};
@@ -191,8 +191,6 @@ fn unsupported(rules: &Ruleset) -> Option<String> {
         "a stock split into several piles"
     } else if r.deal.solo_patience {
         "the solo patience"
-    } else if r.turn.rearrange != Rearrange::None {
-        "changing the table (rearranging or robbing)"
     } else {
         return None;
     };
@@ -436,6 +434,7 @@ impl Game {
             Action::Discard { card } => self.discard_card(seat, *card, ev),
             Action::CallRomme { discard } => self.call_romme(seat, *discard, ev),
             Action::LayDown { melds, discard } => self.lay_down(seat, melds, *discard, ev),
+            Action::Rearrange { table } => self.rearrange_table(seat, table, ev),
             Action::Buy => self.buy(seat, ev),
             Action::Knock => self.knock(seat, ev),
         }

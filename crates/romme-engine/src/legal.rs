@@ -126,6 +126,7 @@ impl Game {
                 }
             }
         }
+        out.extend(self.rearrange_candidates(seat));
         for &k in &kinds {
             out.push(Action::Discard { card: k });
         }

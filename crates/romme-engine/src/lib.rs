@@ -27,6 +27,7 @@ mod flow;
 pub mod game;
 pub mod legal;
 mod play;
+mod rearrange;
 pub mod record;
 pub mod view;
 

@@ -196,13 +196,8 @@ impl Game {
             laid_off.push(part.meld);
         }
         // Going out and the discard.
+        self.check_hand_left(&hand)?;
         let keep = usize::from(rules.going_out.final_discard == FinalDiscard::Required);
-        if hand.len() < keep {
-            return Err(ActionError::MustKeepDiscard);
-        }
-        if keep == 1 && !rules.jokers.discard_allowed && hand.iter().all(|c| c.is_joker()) {
-            return Err(ActionError::MustKeepDiscard);
-        }
         // The opening.
         let mut opening_points = None;
         if opening_now {
@@ -254,6 +249,25 @@ impl Game {
         });
         if self.hands[seat].is_empty() {
             self.goes_out(seat, ev);
+        }
+        Ok(())
+    }
+
+    /// Whether a play may leave `hand`: a card to discard where the final
+    /// discard is required (not only jokers where jokers may not be
+    /// discarded); where the last card may never be discarded, not exactly
+    /// one card (it could neither be melded nor discarded).
+    pub(crate) fn check_hand_left(&self, hand: &[Card]) -> Result<(), ActionError> {
+        let rules = &self.rules;
+        match rules.going_out.final_discard {
+            FinalDiscard::Required
+                if hand.is_empty()
+                    || (!rules.jokers.discard_allowed && hand.iter().all(|c| c.is_joker())) =>
+            {
+                return Err(ActionError::MustKeepDiscard);
+            }
+            FinalDiscard::Never if hand.len() == 1 => return Err(ActionError::MustKeepTwo),
+            _ => {}
         }
         Ok(())
     }

@@ -603,8 +603,8 @@ fn romme_bieten_with_nine_points_left_002() {
 
 #[test]
 fn rulesets_this_version_cannot_play_are_refused_by_name() {
-    let e = Game::new(preset("kaufen"), 3, 1).expect_err("refused");
-    assert!(e.to_string().contains("buying"), "{e}");
+    let e = Game::new(preset("koenigs-solo"), 1, 1).expect_err("refused");
+    assert!(e.to_string().contains("solo patience"), "{e}");
     let e = Game::new(preset("klassisch"), 2, 1).expect_err("refused");
     assert_eq!(e.to_string(), "this ruleset is for 3 to 6 players, not 2");
 }
@@ -1057,4 +1057,134 @@ fn knocking_skips_the_seats_in_between_003() {
     .expect("opens with 8d");
     discard(&mut g, 0, "Kh");
     assert_eq!(g.turn(), Some(1));
+}
+
+const REARRANGER: &str = "Kh Ks Kc 5h 6h 7h 8h 8d 8c 8s 4h 2c 3d";
+
+/// Seat 1 draws Qd and opens with Kh Ks Kc, 5h-8h and 8d 8c 8s (80).
+fn opened_table(rules: &str) -> Game {
+    let mut g = three(rules, [H0, REARRANGER, H2], "Jd", "Qd");
+    draw(&mut g, 1, "draw Qd");
+    if rules == "offen" {
+        let e = refused(
+            &mut g,
+            1,
+            Action::Rearrange {
+                table: vec![meld("4h 5h 6h")],
+            },
+        );
+        assert_eq!(
+            e.to_string(),
+            "you may change the table only after your opening"
+        );
+    }
+    g.apply(
+        1,
+        Action::Meld {
+            melds: vec![meld("Kh Ks Kc"), meld("5h 6h 7h 8h"), meld("8d 8c 8s")],
+            lay_offs: Vec::new(),
+        },
+    )
+    .expect("opens");
+    g
+}
+
+/// 4h starts the run; 8h moves from the run to the set.
+fn moved_eight() -> Action {
+    Action::Rearrange {
+        table: vec![meld("Kh Ks Kc"), meld("4h 5h 6h 7h"), meld("8h 8d 8c 8s")],
+    }
+}
+
+#[test]
+fn free_rearrangement_keeps_every_table_card_001() {
+    let mut g = opened_table("offen");
+    let e = refused(
+        &mut g,
+        1,
+        Action::Rearrange {
+            table: vec![meld("Kh Ks Kc"), meld("4h 5h 6h 7h"), meld("8h 8d 8c")],
+        },
+    );
+    assert_eq!(
+        e.to_string(),
+        "8s is on the table but not in your new table: table cards stay on the table"
+    );
+    let e = refused(
+        &mut g,
+        1,
+        Action::Rearrange {
+            table: vec![meld("Kh Ks Kc"), meld("5h 6h 7h 8h"), meld("8d 8c 8s")],
+        },
+    );
+    assert_eq!(e, ActionError::RearrangeNothingPlaced);
+    let e = refused(
+        &mut g,
+        1,
+        Action::Rearrange {
+            table: vec![meld("Kh Ks Kc 2c"), meld("5h 6h 7h 8h"), meld("8d 8c 8s")],
+        },
+    );
+    assert!(matches!(e, ActionError::InvalidMeld { .. }), "{e}");
+    let ev = g.apply(1, moved_eight()).expect("free rearrangement");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Rearranged { seat: 1, placed, table } if *placed == cards("4h") && table.len() == 3
+    )));
+    assert_eq!(g.view(None).table[2].cards, meld("8c 8d 8h 8s"));
+    assert_eq!(g.view(Some(1)).hand, Some(cards("2c 3d Qd")));
+
+    // "Was liegt, das liegt" (`004`, and klassisch): no rearranging.
+    let mut g = opened_table("club");
+    let e = refused(&mut g, 1, moved_eight());
+    assert!(e.to_string().contains("was liegt, das liegt"), "{e}");
+}
+
+#[test]
+fn robbing_needs_an_own_card_in_every_new_meld_003() {
+    // 8h taken from the run joins the set without a card from the hand.
+    let mut g = opened_table("raeuber");
+    let e = refused(&mut g, 1, moved_eight());
+    assert_eq!(
+        e.to_string(),
+        "robbed cards must be melded again with a card from your hand: 8c 8d 8h 8s"
+    );
+    // 003's example: a set of four robbed and melded again with two own
+    // cards as two sets of three (each holding an own card).
+    let mut g = three(
+        "raeuber",
+        [
+            H0,
+            "7h 7s 7c 7d Kh Ks Kc 7h 7c 2s 4d 9c Jd",
+            "2d 3d 4d 5c 6c 8c 8h 9h 10h Js Qs Ks Ad",
+        ],
+        "Qh",
+        "3c",
+    );
+    draw(&mut g, 1, "draw 3c");
+    g.apply(
+        1,
+        Action::Meld {
+            melds: vec![meld("7h 7s 7c 7d"), meld("Kh Ks Kc")],
+            lay_offs: Vec::new(),
+        },
+    )
+    .expect("opens with 58");
+    g.apply(
+        1,
+        Action::Rearrange {
+            table: vec![meld("7h 7s 7c"), meld("7d 7c 7h"), meld("Kh Ks Kc")],
+        },
+    )
+    .expect("robbed and melded again with own cards");
+    assert_eq!(g.view(Some(1)).hand, Some(cards("3c 9c 4d Jd 2s")));
+    // What remains of a meld must stay valid: 4d can not take 7d's place.
+    let e = refused(
+        &mut g,
+        1,
+        Action::Rearrange {
+            table: vec![meld("7h 7s"), meld("7d 7c 7h 7c"), meld("Kh Ks Kc")],
+        },
+    );
+    assert!(e.to_string().contains("7h 7s"), "{e}");
 }
