@@ -25,8 +25,9 @@ fn describe(e: &Event) -> Option<String> {
         Event::TurnBegan { .. } => return None,
         Event::Drew { seat, from, card } => {
             let src = match from {
-                DrawSource::Stock => "the stock",
-                DrawSource::Discard => "the discard pile",
+                DrawSource::Stock => "the stock".to_string(),
+                DrawSource::Discard => "the discard pile".to_string(),
+                DrawSource::Pile(p) => format!("stock pile {p}"),
             };
             match card {
                 Some(c) => format!("seat {seat} draws {c} from {src}"),
@@ -102,6 +103,7 @@ fn describe(e: &Event) -> Option<String> {
             }
             s
         }
+        Event::TurnEnded { seat } => format!("seat {seat} ends the turn"),
         Event::BuyAsked { seat, card } => format!("seat {seat} asks to buy {card}"),
         Event::Bought { seat, card } => format!("seat {seat} buys {card}"),
         Event::Knocked {

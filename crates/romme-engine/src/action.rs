@@ -16,6 +16,17 @@ pub enum DrawSource {
     Stock,
     /// The top card of the discard pile (face up).
     Discard,
+    /// The top card of one stock pile (0-based) when the stock is split
+    /// into piles (`stock.piles`, `001` variation). `Stock` then draws from
+    /// the first pile that has cards.
+    Pile(usize),
+}
+
+impl DrawSource {
+    /// A face-down draw (the stock or one of its piles).
+    pub fn is_stock(self) -> bool {
+        matches!(self, DrawSource::Stock | DrawSource::Pile(_))
+    }
 }
 
 /// Cards laid off on one meld on the table (by its index in the view's
@@ -96,6 +107,9 @@ pub enum Action {
         /// The new table, meld by meld.
         table: Vec<Vec<MeldCard>>,
     },
+    /// End the turn without discarding (no discard pile, `001` variation:
+    /// after playing at least one card).
+    EndTurn,
     /// Out of turn: ask to buy the card just discarded ("Kaufen", `002`),
     /// taking `buying.extra_stock_cards` stock cards with it. Seats nearer
     /// after the discarder that ask too have the first right.
@@ -123,6 +137,7 @@ impl Action {
             Action::CallRomme { .. } => "call-romme",
             Action::LayDown { .. } => "lay-down",
             Action::Rearrange { .. } => "rearrange",
+            Action::EndTurn => "end-turn",
             Action::Buy => "buy",
             Action::Knock => "knock",
         }

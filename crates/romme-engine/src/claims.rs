@@ -165,7 +165,7 @@ impl Game {
         if self.stock.is_empty() && !self.reshuffle(ev) {
             return;
         }
-        if let Some(c) = self.stock.pop() {
+        if let Ok(c) = self.pop_stock(None) {
             self.hands[seat].push(c);
             ev.push(Event::Drew {
                 seat,

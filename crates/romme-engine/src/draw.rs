@@ -25,17 +25,16 @@ impl Game {
             return Err(ActionError::AlreadyDrawn);
         }
         match from {
-            DrawSource::Stock => {
+            DrawSource::Stock | DrawSource::Pile(_) => {
+                let pile = match from {
+                    DrawSource::Pile(p) => Some(p),
+                    _ => None,
+                };
                 if self.stock.is_empty() && !self.reshuffle(ev) {
                     self.end_game(None, ev);
                     return Ok(());
                 }
-                let Some(card) = self.stock.pop() else {
-                    return Err(ActionError::WrongPhase {
-                        action: "draw",
-                        phase: self.phase,
-                    });
-                };
+                let card = self.pop_stock(pile)?;
                 self.hands[seat].push(card);
                 self.hands[seat].sort_unstable();
                 ev.push(Event::Drew {
@@ -43,6 +42,15 @@ impl Game {
                     from,
                     card: Some(card.kind()),
                 });
+                if !self.rules.turn.discard_pile {
+                    // Without a discard pile, who draws does not play (`001`).
+                    self.phase = Phase::Play;
+                    self.next_turn(ev);
+                    return Ok(());
+                }
+            }
+            DrawSource::Discard if !self.rules.turn.discard_pile => {
+                return Err(ActionError::NoDiscardPile);
             }
             DrawSource::Discard if self.ending.as_ref().is_some_and(|e| e.knocked) => {
                 return Err(ActionError::LastDrawFromStock);
@@ -89,6 +97,7 @@ impl Game {
             ChaCha8Rng::seed_from_u64(derived_seed(self.seed, self.game_no, self.reshuffles));
         cards.shuffle(&mut rng);
         self.stock = cards;
+        self.split_stock();
         self.discard.extend(top);
         ev.push(Event::StockReshuffled {
             cards: self.stock.len(),

@@ -21,6 +21,9 @@ pub enum NewGameError {
         /// Most allowed.
         max: u8,
     },
+    /// The ruleset contradicts itself (checked as the loader does).
+    #[error("invalid ruleset: {0}")]
+    InvalidRules(String),
     /// A rule this engine version does not play yet.
     #[error("not playable in this version: {0}")]
     Unsupported(String),
@@ -202,6 +205,25 @@ pub enum ActionError {
         "this would leave you one card, which you may not discard: meld all your cards or keep two"
     )]
     MustKeepTwo,
+    /// This ruleset plays without a discard pile.
+    #[error(
+        "there is no discard pile in this ruleset: play cards, or draw from the stock if you cannot"
+    )]
+    NoDiscardPile,
+    /// With a discard pile, a turn ends with a discard.
+    #[error("discard a card to end your turn")]
+    EndTurnNeedsDiscard,
+    /// No stock pile of that number.
+    #[error("there is no stock pile {pile} (the stock has {piles})")]
+    NoSuchPile {
+        /// The pile asked for.
+        pile: usize,
+        /// Piles.
+        piles: usize,
+    },
+    /// The chosen stock pile is empty.
+    #[error("stock pile {0} is empty: draw from another")]
+    PileEmpty(usize),
     /// No card may be claimed now.
     #[error("there is no just-discarded card to buy or knock for now")]
     NoClaimWindow,

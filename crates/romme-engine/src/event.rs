@@ -147,6 +147,11 @@ pub enum Event {
         /// The new table.
         table: Vec<TableMeld>,
     },
+    /// A seat ended its turn without discarding (no discard pile).
+    TurnEnded {
+        /// The seat.
+        seat: usize,
+    },
     /// A seat asked to buy the card just discarded.
     BuyAsked {
         /// The seat.
@@ -206,15 +211,13 @@ impl Event {
                 count: *count,
                 cards: None,
             },
-            Event::Drew {
-                seat,
-                from: DrawSource::Stock,
-                ..
-            } if Some(*seat) != viewer => Event::Drew {
-                seat: *seat,
-                from: DrawSource::Stock,
-                card: None,
-            },
+            Event::Drew { seat, from, .. } if from.is_stock() && Some(*seat) != viewer => {
+                Event::Drew {
+                    seat: *seat,
+                    from: *from,
+                    card: None,
+                }
+            }
             other => other.clone(),
         }
     }

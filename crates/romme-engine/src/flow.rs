@@ -82,12 +82,13 @@ impl Game {
             self.hands[s] = cards;
         }
         self.stock = deck;
-        if extra == 0 {
+        if extra == 0 && self.rules.turn.discard_pile {
             if let Some(up) = self.stock.pop() {
                 self.discard.push(up);
                 ev.push(Event::TurnedUp { card: up.kind() });
             }
         }
+        self.split_stock();
         self.turn = self.players[0];
         self.begin_turn(if extra == 1 { Phase::Play } else { Phase::Draw }, ev);
         Ok(())
@@ -137,6 +138,11 @@ impl Game {
             }
             hands[s].sort_unstable();
         }
+        if fixed.discard.is_some() && !self.rules.turn.discard_pile {
+            return Err(NewGameError::BadDeal(
+                "this ruleset has no discard pile to turn a card up on".into(),
+            ));
+        }
         let up = fixed.discard.map(&mut take).transpose()?;
         let mut named = Vec::new();
         for &k in &fixed.stock {
@@ -163,13 +169,18 @@ impl Game {
         let first = self.players[0];
         let up = match up {
             Some(c) => Some(c),
-            None if self.hands[first].len() > usize::from(hand_size) => None,
+            None if self.hands[first].len() > usize::from(hand_size)
+                || !self.rules.turn.discard_pile =>
+            {
+                None
+            }
             None => self.stock.pop(),
         };
         if let Some(c) = up {
             self.discard.push(c);
             ev.push(Event::TurnedUp { card: c.kind() });
         }
+        self.split_stock();
         self.turn = first;
         let extra = self.rules.deal.first_player_extra_card && up.is_none();
         self.begin_turn(if extra { Phase::Play } else { Phase::Draw }, ev);

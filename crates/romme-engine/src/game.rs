@@ -149,8 +149,10 @@ pub struct Game {
     /// Seats playing this game, in turn order.
     pub(crate) players: Vec<usize>,
     pub(crate) hands: Vec<Vec<Card>>,
-    /// Top = last.
+    /// Top = last. Split into piles (`stock.piles`): pile `i` is the
+    /// `i`-th segment, `pile_sizes[i]` cards long, its top the segment's end.
     pub(crate) stock: Vec<Card>,
+    pub(crate) pile_sizes: Vec<usize>,
     /// Top = last.
     pub(crate) discard: Vec<Card>,
     pub(crate) table: Vec<Meld>,
@@ -185,11 +187,7 @@ pub(crate) fn derived_seed(seed: u64, game: u32, reshuffle: u32) -> u64 {
 /// Rulesets and knobs this version plays; the rest are refused clearly.
 fn unsupported(rules: &Ruleset) -> Option<String> {
     let r = rules;
-    let what = if !r.turn.discard_pile {
-        "play without a discard pile"
-    } else if r.stock.piles > 1 {
-        "a stock split into several piles"
-    } else if r.deal.solo_patience {
+    let what = if r.deal.solo_patience {
         "the solo patience"
     } else {
         return None;
@@ -219,6 +217,10 @@ impl Game {
                 max: p.max,
             });
         }
+        if let Err(violations) = rules.validate() {
+            let text: Vec<String> = violations.iter().map(ToString::to_string).collect();
+            return Err(NewGameError::InvalidRules(text.join("; ")));
+        }
         if let Some(what) = unsupported(&rules) {
             return Err(NewGameError::Unsupported(what));
         }
@@ -233,6 +235,7 @@ impl Game {
             players: Vec::new(),
             hands: vec![Vec::new(); seats],
             stock: Vec::new(),
+            pile_sizes: Vec::new(),
             discard: Vec::new(),
             table: Vec::new(),
             opened: vec![false; seats],
@@ -398,6 +401,7 @@ impl Game {
             players: self.players.clone(),
             hands: self.hands.clone(),
             stock: self.stock.clone(),
+            pile_sizes: self.pile_sizes.clone(),
             discard: self.discard.clone(),
             table: self.table.clone(),
             opened: self.opened.clone(),
@@ -435,6 +439,7 @@ impl Game {
             Action::CallRomme { discard } => self.call_romme(seat, *discard, ev),
             Action::LayDown { melds, discard } => self.lay_down(seat, melds, *discard, ev),
             Action::Rearrange { table } => self.rearrange_table(seat, table, ev),
+            Action::EndTurn => self.end_turn(seat, ev),
             Action::Buy => self.buy(seat, ev),
             Action::Knock => self.knock(seat, ev),
         }

@@ -39,15 +39,31 @@ impl Game {
                 .collect();
         }
         let candidates = match self.phase {
-            Phase::Draw => vec![
-                Action::Draw {
-                    from: DrawSource::Stock,
-                },
-                Action::Draw {
-                    from: DrawSource::Discard,
-                },
-            ],
-            Phase::Play => self.play_candidates(seat),
+            Phase::Draw => {
+                let mut c = vec![
+                    Action::Draw {
+                        from: DrawSource::Stock,
+                    },
+                    Action::Draw {
+                        from: DrawSource::Discard,
+                    },
+                ];
+                if self.pile_sizes.len() > 1 {
+                    c.extend((0..self.pile_sizes.len()).map(|p| Action::Draw {
+                        from: DrawSource::Pile(p),
+                    }));
+                }
+                if !self.rules.turn.discard_pile {
+                    // Who can play need not draw (`001`).
+                    c.extend(self.play_candidates(seat));
+                }
+                c
+            }
+            Phase::Play => {
+                let mut c = self.play_candidates(seat);
+                c.push(Action::EndTurn);
+                c
+            }
             Phase::MatchOver => Vec::new(),
         };
         let mut seen = std::collections::HashSet::new();

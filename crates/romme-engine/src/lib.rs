@@ -29,6 +29,7 @@ pub mod legal;
 mod play;
 mod rearrange;
 pub mod record;
+mod stock;
 pub mod view;
 
 pub use action::{Action, DrawSource, LayOffPart};

@@ -90,7 +90,7 @@ impl Game {
         lay_offs: &[LayOffPart],
         ev: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        self.in_play()?;
+        self.start_play()?;
         if self.rules.concealed.enabled {
             return Err(ActionError::MeldsConcealed);
         }
@@ -253,6 +253,30 @@ impl Game {
         Ok(())
     }
 
+    /// Before a play: without a discard pile a player who plays need not
+    /// draw (`001`), so the play may come first; otherwise the seat must
+    /// have drawn. (Runs on the copy `apply` works on.)
+    pub(crate) fn start_play(&mut self) -> Result<(), ActionError> {
+        if self.phase == Phase::Draw && !self.rules.turn.discard_pile {
+            self.phase = Phase::Play;
+        }
+        self.in_play()
+    }
+
+    /// End the turn without a discard (no discard pile).
+    pub(crate) fn end_turn(&mut self, seat: usize, ev: &mut Vec<Event>) -> Result<(), ActionError> {
+        self.in_play()?;
+        if self.rules.turn.discard_pile {
+            return Err(ActionError::EndTurnNeedsDiscard);
+        }
+        if !self.ts.freed.is_empty() {
+            return Err(ActionError::MustMeldFreedJoker);
+        }
+        ev.push(Event::TurnEnded { seat });
+        self.next_turn(ev);
+        Ok(())
+    }
+
     /// Whether a play may leave `hand`: a card to discard where the final
     /// discard is required (not only jokers where jokers may not be
     /// discarded); where the last card may never be discarded, not exactly
@@ -279,7 +303,7 @@ impl Game {
         card: CardKind,
         ev: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        self.in_play()?;
+        self.start_play()?;
         let rules = Arc::clone(&self.rules);
         match rules.jokers.exchange {
             JokerExchange::Never => {
@@ -362,6 +386,9 @@ impl Game {
         ev: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
         self.in_play()?;
+        if !self.rules.turn.discard_pile {
+            return Err(ActionError::NoDiscardPile);
+        }
         let (hand, physical) = self.checked_discard(seat, card)?;
         self.hands[seat] = hand;
         self.discard.push(physical);

@@ -86,7 +86,7 @@ impl Game {
         new_table: &[Vec<MeldCard>],
         ev: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        self.in_play()?;
+        self.start_play()?;
         let rules = Arc::clone(&self.rules);
         if rules.turn.rearrange == Rearrange::None {
             return Err(ActionError::RearrangeNotAllowed(

@@ -43,6 +43,8 @@ pub struct View {
     pub discard: Vec<CardKind>,
     /// Cards left in the stock.
     pub stock: usize,
+    /// Cards in each stock pile (one entry unless the stock is split).
+    pub stock_piles: Vec<usize>,
     /// Every seat.
     pub seats: Vec<SeatInfo>,
     /// The seat on turn (`None` once the match is over).
@@ -76,6 +78,7 @@ impl Game {
             table: self.table.iter().map(Meld::public).collect(),
             discard: self.discard.iter().map(|c| c.kind()).collect(),
             stock: self.stock.len(),
+            stock_piles: self.pile_sizes.clone(),
             seats: (0..self.seats)
                 .map(|s| SeatInfo {
                     seat: s,

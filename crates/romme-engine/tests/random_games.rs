@@ -5,20 +5,37 @@
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use romme_core::ruleset::presets;
+use romme_core::ruleset::{Ruleset, presets};
 use romme_core::{CardKind, MeldCard};
 use romme_engine::{Action, DrawSource, Event, Game, Phase, Record};
 
-/// Presets this engine version plays, with their seat counts.
-pub fn playable() -> Vec<(String, usize)> {
+/// Rulesets under test: every preset, and variations no preset uses (no
+/// discard pile, a split stock).
+fn rulesets() -> Vec<Ruleset> {
+    let mut out: Vec<Ruleset> = presets::NAMES
+        .iter()
+        .filter_map(|name| presets::load(name).and_then(Result::ok))
+        .collect();
+    if let Some(Ok(mut r)) = presets::load("offen") {
+        r.name = "offen-ohne-ablage".into();
+        r.turn.discard_pile = false;
+        out.push(r);
+    }
+    if let Some(Ok(mut r)) = presets::load("klassisch") {
+        r.name = "klassisch-drei-stapel".into();
+        r.stock.piles = 3;
+        out.push(r);
+    }
+    out
+}
+
+/// Rulesets this engine version plays, with their seat counts.
+pub fn playable() -> Vec<(Ruleset, usize)> {
     let mut out = Vec::new();
-    for &name in presets::NAMES {
-        let Some(Ok(rules)) = presets::load(name) else {
-            continue;
-        };
+    for rules in rulesets() {
         for seats in [2usize, 3, 4] {
             if Game::new(rules.clone(), seats, 1).is_ok() {
-                out.push((name.to_string(), seats));
+                out.push((rules.clone(), seats));
             }
         }
     }
@@ -105,9 +122,10 @@ fn check_views(game: &Game) {
     assert_eq!(spectator.table.len(), game.view(Some(0)).table.len());
 }
 
-fn play(name: &str, seats: usize, seed: u64, max_actions: usize) -> (Game, bool) {
-    let rules = presets::load(name).expect("preset").expect("loads");
+fn play(rules: &Ruleset, seats: usize, seed: u64, max_actions: usize) -> (Game, bool) {
+    let name = rules.name.clone();
     let deck = rules.deck;
+    let rules = rules.clone();
     let mut game = Game::new(rules, seats, seed).expect("new");
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for step in 0..max_actions {
@@ -159,7 +177,7 @@ fn play(name: &str, seats: usize, seed: u64, max_actions: usize) -> (Game, bool)
 
 #[test]
 fn the_classic_presets_are_playable() {
-    let names: Vec<String> = playable().into_iter().map(|(n, _)| n).collect();
+    let names: Vec<String> = playable().into_iter().map(|(r, _)| r.name).collect();
     for must in [
         "klassisch",
         "bieten",
@@ -172,6 +190,8 @@ fn the_classic_presets_are_playable() {
         "klopfen",
         "offen",
         "raeuber",
+        "offen-ohne-ablage",
+        "klassisch-drei-stapel",
     ] {
         assert!(
             names.iter().any(|n| n == must),
@@ -186,12 +206,13 @@ fn the_classic_presets_are_playable() {
 fn finish_and_replay(share: usize, of: usize) {
     let mut finished = 0;
     let mut total = 0;
-    for (i, (name, seats)) in playable().into_iter().enumerate() {
+    for (i, (rules, seats)) in playable().into_iter().enumerate() {
+        let name = &rules.name;
         if i % of != share {
             continue;
         }
         for seed in 0..40u64 {
-            let (game, done) = play(&name, seats, seed * 31 + seats as u64, 3000);
+            let (game, done) = play(&rules, seats, seed * 31 + seats as u64, 3000);
             total += 1;
             finished += usize::from(done);
             let replayed = Record::of(&game).replay().expect("replays");
@@ -225,8 +246,8 @@ proptest! {
     #[test]
     fn any_seed_keeps_the_invariants(seed in any::<u64>(), which in 0usize..64) {
         let all = playable();
-        let (name, seats) = &all[which % all.len()];
-        let (game, _) = play(name, *seats, seed, 600);
+        let (rules, seats) = &all[which % all.len()];
+        let (game, _) = play(rules, *seats, seed, 600);
         let json = serde_json::to_string(&Record::of(&game)).expect("record");
         let back: Record = serde_json::from_str(&json).expect("record parses");
         prop_assert!(back.replay().expect("replays") == game);

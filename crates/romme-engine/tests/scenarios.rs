@@ -1188,3 +1188,112 @@ fn robbing_needs_an_own_card_in_every_new_meld_003() {
     );
     assert!(e.to_string().contains("7h 7s"), "{e}");
 }
+
+#[test]
+fn without_a_discard_pile_who_plays_need_not_draw_001() {
+    let mut rules = preset("offen");
+    rules.turn.discard_pile = false;
+    let deal = Deal {
+        hands: vec![cards(H0), cards(REARRANGER), cards(H2)],
+        discard: None,
+        stock: cards("Qd 9h"),
+    };
+    let mut g = Game::with_deal(rules.clone(), 3, 7, deal.clone()).expect("deal");
+    assert!(g.view(None).discard.is_empty(), "no card is turned up");
+    // Seat 1 plays at once, without drawing, and ends the turn.
+    g.apply(
+        1,
+        Action::Meld {
+            melds: vec![meld("Kh Ks Kc")],
+            lay_offs: Vec::new(),
+        },
+    )
+    .expect("plays without drawing");
+    let e = refused(&mut g, 1, Action::Discard { card: card("2c") });
+    assert_eq!(e, ActionError::NoDiscardPile);
+    g.apply(1, Action::EndTurn).expect("ends the turn");
+    // Seat 2 cannot play and draws: that ends its turn.
+    let e = refused(
+        &mut g,
+        2,
+        Action::Draw {
+            from: DrawSource::Discard,
+        },
+    );
+    assert_eq!(e, ActionError::NoDiscardPile);
+    assert_eq!(
+        refused(&mut g, 2, Action::EndTurn),
+        ActionError::MustDrawFirst
+    );
+    draw(&mut g, 2, "draw Qd");
+    assert_eq!(g.turn(), Some(0), "drawing ended seat 2's turn");
+    assert_eq!(g.hand(2).map(<[_]>::len), Some(14));
+    // With a discard pile, a turn ends with a discard.
+    let mut g = three("offen", [H0, REARRANGER, H2], "Jd", "Qd");
+    draw(&mut g, 1, "draw");
+    assert_eq!(
+        refused(&mut g, 1, Action::EndTurn),
+        ActionError::EndTurnNeedsDiscard
+    );
+    // An explicit deal cannot turn a card up without a discard pile.
+    let bad = Deal {
+        discard: Some(card("Jd")),
+        ..deal
+    };
+    let e = Game::with_deal(rules, 3, 7, bad).expect_err("refused");
+    assert!(e.to_string().contains("no discard pile"), "{e}");
+}
+
+#[test]
+fn a_split_stock_lets_the_player_choose_a_pile_001() {
+    let mut rules = preset("klassisch");
+    rules.stock.piles = 3;
+    let deal = Deal {
+        hands: vec![cards(H0), cards(REARRANGER), cards(H2)],
+        discard: Some(card("Jd")),
+        stock: Vec::new(),
+    };
+    let mut g = Game::with_deal(rules, 3, 7, deal).expect("deal");
+    let v = g.view(None);
+    assert_eq!(v.stock_piles.len(), 3);
+    assert_eq!(v.stock_piles.iter().sum::<usize>(), v.stock);
+    assert!(
+        v.stock_piles.iter().max().unwrap_or(&0) - v.stock_piles.iter().min().unwrap_or(&0) <= 1
+    );
+    let e = refused(
+        &mut g,
+        1,
+        Action::Draw {
+            from: DrawSource::Pile(3),
+        },
+    );
+    assert_eq!(e.to_string(), "there is no stock pile 3 (the stock has 3)");
+    // The top of pile 2 is the stock's last card.
+    let top = *g.stock().last().expect("stock");
+    g.apply(
+        1,
+        Action::Draw {
+            from: DrawSource::Pile(2),
+        },
+    )
+    .expect("draw from pile 2");
+    assert!(g.hand(1).expect("hand").contains(&top));
+    let after = g.view(None).stock_piles;
+    assert_eq!(after[2] + 1, v.stock_piles[2]);
+    assert_eq!(after[..2], v.stock_piles[..2]);
+    // Others see that seat 1 drew from pile 2, not the card.
+    let seen: Vec<Event> = g
+        .events()
+        .iter()
+        .map(|e| e.for_viewer(Some(0)))
+        .filter(|e| matches!(e, Event::Drew { .. }))
+        .collect();
+    assert_eq!(
+        seen,
+        vec![Event::Drew {
+            seat: 1,
+            from: DrawSource::Pile(2),
+            card: None
+        }]
+    );
+}
