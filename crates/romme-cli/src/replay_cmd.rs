@@ -104,6 +104,16 @@ fn describe(e: &Event) -> Option<String> {
             s
         }
         Event::TurnEnded { seat } => format!("seat {seat} ends the turn"),
+        Event::Placed { hand, out } => {
+            format!("the drawn card goes into hand {hand}; {out} leaves the game")
+        }
+        Event::HandClosed { hand, melds } => {
+            let mut s = format!("hand {hand} is laid down:");
+            for m in melds {
+                let _ = write!(s, " [{}]", format_cards(m));
+            }
+            s
+        }
         Event::BuyAsked { seat, card } => format!("seat {seat} asks to buy {card}"),
         Event::Bought { seat, card } => format!("seat {seat} buys {card}"),
         Event::Knocked {

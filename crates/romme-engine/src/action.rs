@@ -110,6 +110,14 @@ pub enum Action {
     /// End the turn without discarding (no discard pile, `001` variation:
     /// after playing at least one card).
     EndTurn,
+    /// Solo patience: put the drawn card into open hand `hand` (0-10) and
+    /// take the card `out` of that hand (or the drawn card) out of the game.
+    Place {
+        /// The hand (0-based; hand `i` has the rank `i + 3` wild).
+        hand: usize,
+        /// The card taken out of the game.
+        out: CardKind,
+    },
     /// Out of turn: ask to buy the card just discarded ("Kaufen", `002`),
     /// taking `buying.extra_stock_cards` stock cards with it. Seats nearer
     /// after the discarder that ask too have the first right.
@@ -138,6 +146,7 @@ impl Action {
             Action::LayDown { .. } => "lay-down",
             Action::Rearrange { .. } => "rearrange",
             Action::EndTurn => "end-turn",
+            Action::Place { .. } => "place",
             Action::Buy => "buy",
             Action::Knock => "knock",
         }

@@ -30,7 +30,7 @@ impl Game {
                     DrawSource::Pile(p) => Some(p),
                     _ => None,
                 };
-                if self.stock.is_empty() && !self.reshuffle(ev) {
+                if self.stock.is_empty() && (self.patience.is_some() || !self.reshuffle(ev)) {
                     self.end_game(None, ev);
                     return Ok(());
                 }
@@ -49,7 +49,7 @@ impl Game {
                     return Ok(());
                 }
             }
-            DrawSource::Discard if !self.rules.turn.discard_pile => {
+            DrawSource::Discard if !self.rules.turn.discard_pile || self.patience.is_some() => {
                 return Err(ActionError::NoDiscardPile);
             }
             DrawSource::Discard if self.ending.as_ref().is_some_and(|e| e.knocked) => {

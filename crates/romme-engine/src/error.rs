@@ -24,9 +24,6 @@ pub enum NewGameError {
     /// The ruleset contradicts itself (checked as the loader does).
     #[error("invalid ruleset: {0}")]
     InvalidRules(String),
-    /// A rule this engine version does not play yet.
-    #[error("not playable in this version: {0}")]
-    Unsupported(String),
     /// The deck cannot serve the deal.
     #[error("the deck has {have} cards, the deal needs {need}")]
     DeckTooSmall {
@@ -224,6 +221,26 @@ pub enum ActionError {
     /// The chosen stock pile is empty.
     #[error("stock pile {0} is empty: draw from another")]
     PileEmpty(usize),
+    /// Placing cards into fanned hands belongs to the solo patience.
+    #[error("placing a card into a hand belongs to the solo patience")]
+    PatienceOnly,
+    /// The solo patience knows only drawing and placing.
+    #[error("in the solo patience you draw a card and place it into a hand")]
+    NotInPatience,
+    /// No patience hand of that number.
+    #[error("there is no hand {0} (hands 0 to 10)")]
+    NoSuchHand(usize),
+    /// The patience hand is closed.
+    #[error("hand {0} is already laid down")]
+    HandClosed(usize),
+    /// The card to take out is neither in the hand nor the drawn card.
+    #[error("{card} is neither in hand {hand} nor the card you drew")]
+    NotInThatHand {
+        /// The card.
+        card: CardKind,
+        /// The hand.
+        hand: usize,
+    },
     /// No card may be claimed now.
     #[error("there is no just-discarded card to buy or knock for now")]
     NoClaimWindow,

@@ -152,6 +152,20 @@ pub enum Event {
         /// The seat.
         seat: usize,
     },
+    /// Solo patience: the drawn card went into a hand, `out` left the game.
+    Placed {
+        /// The hand.
+        hand: usize,
+        /// The card taken out of the game.
+        out: CardKind,
+    },
+    /// Solo patience: a hand was laid down in melds.
+    HandClosed {
+        /// The hand.
+        hand: usize,
+        /// Its melds.
+        melds: Vec<Vec<MeldCard>>,
+    },
     /// A seat asked to buy the card just discarded.
     BuyAsked {
         /// The seat.

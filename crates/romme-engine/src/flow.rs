@@ -36,6 +36,27 @@ impl Game {
             .filter(|s| in_match.contains(s))
             .filter(|&s| !(sits_out && s == self.dealer))
             .collect();
+        if self.rules.deal.solo_patience {
+            self.hands = vec![Vec::new(); self.seats];
+            self.discard.clear();
+            self.reshuffles = 0;
+            self.ending = None;
+            let deck = self
+                .rules
+                .deck
+                .shuffled(derived_seed(self.seed, self.game_no, 0));
+            let fixed = if self.game_no == 1 {
+                self.fixed.clone()
+            } else {
+                None
+            };
+            let deck = match fixed {
+                Some(f) => crate::patience::stack_deck(&f, deck)?,
+                None => deck,
+            };
+            self.deal_patience(deck, ev);
+            return Ok(());
+        }
         let round = u8::try_from(self.game_no).unwrap_or(u8::MAX);
         let hand_size = self.rules.deal.hand_size.cards(round);
         self.ending = None;

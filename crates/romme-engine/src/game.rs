@@ -38,6 +38,7 @@ use crate::action::{Action, LayOffPart};
 use crate::claims::ClaimWindow;
 use crate::error::{ActionError, NewGameError};
 use crate::event::{Event, TableMeld};
+use crate::patience::Patience;
 
 /// Where the match stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -165,6 +166,8 @@ pub struct Game {
     pub(crate) ending: Option<LastTurns>,
     /// The card just discarded while it may be bought or knocked for.
     pub(crate) window: Option<ClaimWindow>,
+    /// The solo patience's eleven hands, when that is the game.
+    pub(crate) patience: Option<Patience>,
     /// Reshuffles in this game (for their seeds).
     pub(crate) reshuffles: u32,
     pub(crate) history: Vec<Event>,
@@ -182,17 +185,6 @@ pub(crate) fn derived_seed(seed: u64, game: u32, reshuffle: u32) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
-}
-
-/// Rulesets and knobs this version plays; the rest are refused clearly.
-fn unsupported(rules: &Ruleset) -> Option<String> {
-    let r = rules;
-    let what = if r.deal.solo_patience {
-        "the solo patience"
-    } else {
-        return None;
-    };
-    Some(format!("{what} (ruleset {})", r.name))
 }
 
 impl Game {
@@ -221,9 +213,6 @@ impl Game {
             let text: Vec<String> = violations.iter().map(ToString::to_string).collect();
             return Err(NewGameError::InvalidRules(text.join("; ")));
         }
-        if let Some(what) = unsupported(&rules) {
-            return Err(NewGameError::Unsupported(what));
-        }
         MeldChecker::new(&rules, rules.melds.wilds.round_wild.then_some(1))?;
         let mut game = Game {
             rules: Arc::new(rules),
@@ -245,6 +234,7 @@ impl Game {
             ts: TurnState::default(),
             ending: None,
             window: None,
+            patience: None,
             reshuffles: 0,
             history: Vec::new(),
             log: Vec::new(),
@@ -323,6 +313,9 @@ impl Game {
         out.extend(self.stock.iter().copied());
         out.extend(self.discard.iter().copied());
         out.extend(self.table.iter().flat_map(|m| m.cards.iter().map(|c| c.0)));
+        if let Some(p) = &self.patience {
+            out.extend(p.hands.iter().flatten().copied());
+        }
         out
     }
 
@@ -411,6 +404,7 @@ impl Game {
             ts: self.ts.clone(),
             ending: self.ending.clone(),
             window: self.window.clone(),
+            patience: self.patience.clone(),
             reshuffles: self.reshuffles,
             history: Vec::new(),
             log: Vec::new(),
@@ -424,6 +418,10 @@ impl Game {
         action: &Action,
         ev: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
+        if self.patience.is_some() && !matches!(action, Action::Draw { .. } | Action::Place { .. })
+        {
+            return Err(ActionError::NotInPatience);
+        }
         match action {
             Action::Draw { from } => self.draw(seat, *from, ev),
             Action::Meld { melds, lay_offs } => self.put_down(seat, melds, lay_offs, ev),
@@ -440,6 +438,7 @@ impl Game {
             Action::LayDown { melds, discard } => self.lay_down(seat, melds, *discard, ev),
             Action::Rearrange { table } => self.rearrange_table(seat, table, ev),
             Action::EndTurn => self.end_turn(seat, ev),
+            Action::Place { hand, out } => self.place_in_hand(seat, *hand, *out, ev),
             Action::Buy => self.buy(seat, ev),
             Action::Knock => self.knock(seat, ev),
         }

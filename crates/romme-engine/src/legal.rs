@@ -79,6 +79,9 @@ impl Game {
         let Ok(checker) = self.checker() else {
             return Vec::new();
         };
+        if self.patience.is_some() {
+            return self.place_candidates(seat);
+        }
         let hand: Vec<CardKind> = self.hands[seat].iter().map(|c| c.kind()).collect();
         let mut out = Vec::new();
         if self.rules.concealed.enabled {

@@ -26,6 +26,7 @@ pub mod event;
 mod flow;
 pub mod game;
 pub mod legal;
+pub mod patience;
 mod play;
 mod rearrange;
 pub mod record;

@@ -12,6 +12,7 @@ use serde::Serialize;
 use crate::claims::{ClaimWindow, Claims};
 use crate::event::TableMeld;
 use crate::game::{Game, LastTurns, Meld, Phase};
+use crate::patience::{Patience, PatienceView};
 
 /// One seat as everyone sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -56,6 +57,8 @@ pub struct View {
     /// The card just discarded while it may be bought or knocked for, with
     /// the seats that asked to buy it.
     pub claims: Option<Claims>,
+    /// The solo patience's hands (all open), when that is the game.
+    pub patience: Option<PatienceView>,
     /// The card the seat on turn took from the discard pile this turn.
     pub taken: Option<CardKind>,
     /// Game number (1-based) and its dealer.
@@ -94,6 +97,7 @@ impl Game {
             phase: self.phase,
             last_turns: self.ending.clone(),
             claims: self.window.as_ref().map(ClaimWindow::public),
+            patience: self.patience.as_ref().map(Patience::public),
             taken: self.ts.took.map(|c| c.kind()),
             game: self.game_no,
             dealer: self.dealer,

@@ -33,7 +33,7 @@ fn rulesets() -> Vec<Ruleset> {
 pub fn playable() -> Vec<(Ruleset, usize)> {
     let mut out = Vec::new();
     for rules in rulesets() {
-        for seats in [2usize, 3, 4] {
+        for seats in [1usize, 2, 3, 4] {
             if Game::new(rules.clone(), seats, 1).is_ok() {
                 out.push((rules.clone(), seats));
             }
@@ -192,6 +192,7 @@ fn the_classic_presets_are_playable() {
         "raeuber",
         "offen-ohne-ablage",
         "klassisch-drei-stapel",
+        "koenigs-solo",
     ] {
         assert!(
             names.iter().any(|n| n == must),

@@ -1297,3 +1297,61 @@ fn a_split_stock_lets_the_player_choose_a_pile_001() {
         }]
     );
 }
+
+#[test]
+fn solo_patience_closes_complete_hands_000() {
+    let deal = Deal {
+        hands: vec![cards("5h 5s 9d")],
+        discard: None,
+        stock: cards("5c"),
+    };
+    let mut g = Game::with_deal(preset("koenigs-solo"), 1, 4, deal).expect("deal");
+    let v = g.view(Some(0));
+    let p = v.patience.expect("a patience");
+    assert_eq!(p.hands.len(), 11);
+    let mut first = p.hands[0].clone();
+    first.sort_unstable();
+    let mut want = cards("5h 5s 9d");
+    want.sort_unstable();
+    assert_eq!(first, want);
+    for (i, h) in p.hands.iter().enumerate() {
+        assert!(h.len() == i + 3 || p.closed[i].is_some(), "hand {i}");
+    }
+    draw(&mut g, 0, "turn over 5c");
+    let place = |hand, out: &str| Action::Place {
+        hand,
+        out: card(out),
+    };
+    assert_eq!(
+        refused(&mut g, 0, place(11, "9d")),
+        ActionError::NoSuchHand(11)
+    );
+    assert_eq!(
+        refused(&mut g, 0, place(0, "Kh")).to_string(),
+        "Kh is neither in hand 0 nor the card you drew"
+    );
+    let ev = g.apply(0, place(0, "9d")).expect("5c in, 9d out");
+    assert!(ev.contains(&Event::Placed {
+        hand: 0,
+        out: card("9d")
+    }));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::HandClosed { hand: 0, .. }))
+    );
+    assert!(
+        g.view(None).discard.contains(&card("9d")),
+        "9d left the game"
+    );
+    if g.phase() != Phase::MatchOver {
+        draw(&mut g, 0, "next card");
+        assert_eq!(
+            refused(&mut g, 0, place(0, "5h")),
+            ActionError::HandClosed(0)
+        );
+    }
+    assert_eq!(
+        refused(&mut g, 0, Action::Discard { card: card("5h") }),
+        ActionError::NotInPatience
+    );
+}
