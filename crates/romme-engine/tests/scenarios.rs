@@ -602,9 +602,15 @@ fn romme_bieten_with_nine_points_left_002() {
 }
 
 #[test]
-fn rulesets_this_version_cannot_play_are_refused_by_name() {
-    let e = Game::new(preset("koenigs-solo"), 1, 1).expect_err("refused");
-    assert!(e.to_string().contains("solo patience"), "{e}");
+fn contradicting_rulesets_and_seat_counts_are_refused() {
+    let mut bad = preset("kaufen");
+    bad.turn.discard_pile = false;
+    let e = Game::new(bad, 3, 1).expect_err("refused");
+    assert!(
+        e.to_string()
+            .contains("buying.enabled: there is no discard pile to buy from"),
+        "{e}"
+    );
     let e = Game::new(preset("klassisch"), 2, 1).expect_err("refused");
     assert_eq!(e.to_string(), "this ruleset is for 3 to 6 players, not 2");
 }
