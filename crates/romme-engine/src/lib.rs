@@ -21,6 +21,7 @@ pub mod action;
 pub mod claims;
 mod concealed;
 mod draw;
+pub mod driver;
 pub mod error;
 pub mod event;
 mod flow;
