@@ -2,29 +2,43 @@
 //! explicit deal. Every refusal is checked to leave the game unchanged.
 //!
 //! Knobs of RULES.md §5–§6 and the test that covers each (the random-game
-//! tests in `random_games.rs` play every playable preset besides):
+//! tests in `random_games.rs` play every preset, plus a no-discard-pile and
+//! a split-stock variation, besides):
 //!
 //! | knob | test |
 //! |---|---|
 //! | draw: stock or top discard | `turn_order_and_drawing_first` |
 //! | `turn.discard_take` = free | `the_opening_needs_40_points_003` (takes Jd) |
-//! | `turn.discard_take` = meld-at-once-opening (`004` 4) | `the_discard_is_taken_only_to_be_melded_004` |
+//! | `turn.discard_take` = meld-at-once(-opening) (`003`, `004` 4) | `the_discard_is_taken_only_to_be_melded_004` |
+//! | `turn.discard_pile` = false (`001` variation) | `without_a_discard_pile_who_plays_need_not_draw_001` |
 //! | `opening.threshold` (40, `003`) and its message | `the_opening_needs_40_points_003` |
-//! | lay-offs only after the opening | `the_opening_needs_40_points_003` |
+//! | `opening.lay_offs_count` (`002` Anlegen) | `a_lay_off_can_complete_the_opening_002_and_own_melds_only` |
+//! | `turn.lay_off` after the opening | `the_opening_needs_40_points_003` |
+//! | `turn.lay_off_target` = own | `a_lay_off_can_complete_the_opening_002_and_own_melds_only` |
+//! | `turn.rearrange` = none / free (`004`, `001`) | `free_rearrangement_keeps_every_table_card_001` |
+//! | `turn.rearrange` = rob (Räuber `003`, its worked example) | `robbing_needs_an_own_card_in_every_new_meld_003` |
 //! | `jokers.exchange` = any-time (`003`) | `joker_exchange_and_declarations` |
 //! | `jokers.exchange` = after-opening, `exchange_needs_full_set` (`004` 9) | `joker_exchange_in_a_set_needs_four_cards_004` |
+//! | `jokers.freed_must_be_melded` (`004`) | `a_freed_joker_must_be_melded_and_jokers_are_not_discarded_004` |
+//! | `jokers.exchange_ends_plays` (`001`) | `joker_exchange_ends_the_plays_001` |
+//! | `jokers.discard_allowed` = false (`004` 4) | `a_freed_joker_must_be_melded_and_jokers_are_not_discarded_004` |
 //! | joker declarations (ambiguous readings refused) | `joker_exchange_and_declarations` |
+//! | `buying` with first refusal (`002`) | `buying_gives_the_seats_in_between_the_first_right_002` |
+//! | `knocking`, `only_if_meldable` (`003`) | `knocking_skips_the_seats_in_between_003` |
+//! | `stock.when_empty` = end-game / reshuffle (`004` 5, `000`) | `an_empty_stock_ends_the_game_004_or_is_reshuffled_000` |
+//! | `stock.piles` (`001` variation) | `a_split_stock_lets_the_player_choose_a_pile_001` |
 //! | `going_out.final_discard` = required | `hand_romme_doubles_the_others_points_003` |
+//! | `going_out.final_discard` = never (keep two or meld all) | random games of `offen` (a play leaving one card is refused) |
 //! | `going_out.rest_allowed` ("Rommé bieten", `002`) | `romme_bieten_with_nine_points_left_002` |
 //! | Hand-Rommé, threshold waived, `scoring.hand_romme_multiplier` (`003`) | `hand_romme_doubles_the_others_points_003` |
+//! | `concealed` ohne Auslegen (`003`) | `ohne_auslegen_lays_down_below_10_and_everyone_scores_unmatched_cards_003` |
+//! | `concealed.knock_below`, Wiener (`003`) | `wiener_knock_gives_the_others_one_last_draw_from_the_stock_003`, `wiener_all_ten_in_melds_ends_at_once_003` |
+//! | `match.end` = elimination (Wiener, `003`) | `wiener_eliminated_players_are_no_longer_dealt_in_003` |
+//! | `going_out.last_turn_for_others`, round wilds, `hand_size` round+2 (`000`) | `five_crowns_last_turn_for_everyone_else_and_round_wilds_000` |
+//! | `deal.solo_patience` (`000`) | `solo_patience_closes_complete_hands_000` |
 //! | `players.active_per_game` (`004` 2: the dealer sits out) | `a_fourth_player_deals_and_sits_out_004` |
 //! | views and event filtering | `views_hide_other_hands_and_events_are_filtered` |
-//!
-//! Not played by this version (the engine refuses the ruleset by name):
-//! `turn.discard_pile = false`, `turn.rearrange` free/rob, `buying`,
-//! `knocking`, `stock.piles > 1`, `going_out.last_turn_for_others`,
-//! concealed play, Five Crowns rounds, the solo patience and
-//! `match.end = "elimination"` (`rulesets_this_version_cannot_play_are_refused_by_name`).
+//! | contradicting rulesets, seat counts | `contradicting_rulesets_and_seat_counts_are_refused` |
 
 use romme_core::notation::parse_cards;
 use romme_core::ruleset::{Ruleset, presets};
@@ -1359,5 +1373,217 @@ fn solo_patience_closes_complete_hands_000() {
     assert_eq!(
         refused(&mut g, 0, Action::Discard { card: card("5h") }),
         ActionError::NotInPatience
+    );
+}
+
+#[test]
+fn a_lay_off_can_complete_the_opening_002_and_own_melds_only() {
+    let seat2 = "2d 3d 4d 5c 6c 7c 8h 9h 10h Js Qs Ks Kd";
+    let opening = Action::Meld {
+        melds: vec![meld("8h 9h 10h")],
+        lay_offs: vec![romme_engine::LayOffPart {
+            meld: 0,
+            cards: meld("Kd"),
+        }],
+    };
+    for (rules, accepted) in [("anlegen", true), ("bieten", false)] {
+        let mut g = three(rules, [H0, REARRANGER, seat2], "Jd", "Qd 9s");
+        draw(&mut g, 1, "draw Qd");
+        g.apply(
+            1,
+            Action::Meld {
+                melds: vec![meld("Kh Ks Kc")],
+                lay_offs: Vec::new(),
+            },
+        )
+        .expect("30 opens");
+        discard(&mut g, 1, "2c");
+        draw(&mut g, 2, "draw 9s");
+        // 27 in the run; Kd laid off on seat 1's kings adds 10.
+        if accepted {
+            let ev = g.apply(2, opening.clone()).expect("27 + 10 opens");
+            assert!(ev.iter().any(|e| matches!(
+                e,
+                Event::Melded {
+                    opening: Some(37),
+                    ..
+                }
+            )));
+        } else {
+            let e = refused(&mut g, 2, opening.clone());
+            assert!(e.to_string().contains("only on your own melds"), "{e}");
+            let e = refused(
+                &mut g,
+                2,
+                Action::Meld {
+                    melds: vec![meld("8h 9h 10h")],
+                    lay_offs: Vec::new(),
+                },
+            );
+            assert!(e.to_string().contains("27"), "{e}");
+        }
+    }
+}
+
+#[test]
+fn joker_exchange_ends_the_plays_001() {
+    let seat1 = "Kh Ks * Kc 5h 6h 7h 8d 8c 8s 4h 2c 3d";
+    let mut g = three("offen", [H0, seat1, H2], "Jd", "Qd");
+    draw(&mut g, 1, "draw Qd");
+    g.apply(
+        1,
+        Action::Meld {
+            melds: vec![meld("Kh Ks *=Kc")],
+            lay_offs: Vec::new(),
+        },
+    )
+    .expect("30 opens");
+    g.apply(
+        1,
+        Action::ExchangeJoker {
+            meld: 0,
+            card: card("Kc"),
+        },
+    )
+    .expect("Kc for the joker");
+    let e = refused(
+        &mut g,
+        1,
+        Action::Meld {
+            melds: vec![meld("8d 8c 8s")],
+            lay_offs: Vec::new(),
+        },
+    );
+    assert_eq!(e, ActionError::PlaysEnded);
+    discard(&mut g, 1, "2c");
+    assert_eq!(g.turn(), Some(2));
+}
+
+#[test]
+fn a_freed_joker_must_be_melded_and_jokers_are_not_discarded_004() {
+    let seat1 = "Kh Ks Kd * Kc 5h 6h 7h 8d 8c 8s 2c 4s";
+    let mut g = three("club", [H0, seat1, H2], "Jd", "9c");
+    draw(&mut g, 1, "draw 9c");
+    assert_eq!(
+        refused(&mut g, 1, Action::Discard { card: card("*") }),
+        ActionError::JokerDiscard
+    );
+    g.apply(
+        1,
+        Action::Meld {
+            melds: vec![meld("Kh Ks Kd *=Kc")],
+            lay_offs: Vec::new(),
+        },
+    )
+    .expect("40 opens");
+    g.apply(
+        1,
+        Action::ExchangeJoker {
+            meld: 0,
+            card: card("Kc"),
+        },
+    )
+    .expect("a set of four: Kc for the joker");
+    assert_eq!(
+        refused(&mut g, 1, Action::Discard { card: card("2c") }),
+        ActionError::MustMeldFreedJoker
+    );
+    g.apply(
+        1,
+        Action::Meld {
+            melds: vec![meld("5h 6h 7h *=8h")],
+            lay_offs: Vec::new(),
+        },
+    )
+    .expect("the freed joker is melded again");
+    discard(&mut g, 1, "2c");
+}
+
+/// Every seat draws and throws the drawn card away until the stock is
+/// empty; the events of the whole run.
+fn draw_until_the_stock_is_empty(g: &mut Game) -> Vec<Event> {
+    let mut all = Vec::new();
+    for _ in 0..400 {
+        let Some(seat) = g.turn() else { break };
+        let ev = g
+            .apply(
+                seat,
+                Action::Draw {
+                    from: DrawSource::Stock,
+                },
+            )
+            .expect("draw");
+        let drawn = ev.iter().find_map(|e| match e {
+            Event::Drew { card: Some(c), .. } => Some(*c),
+            _ => None,
+        });
+        let reshuffled = ev
+            .iter()
+            .any(|e| matches!(e, Event::StockReshuffled { .. }));
+        all.extend(ev);
+        if reshuffled {
+            break;
+        }
+        let Some(mut c) = drawn else { break };
+        if c.is_joker() {
+            // Jokers may not be discarded under club rules: throw another.
+            let other = g
+                .hand(seat)
+                .and_then(|h| h.iter().find(|x| !x.is_joker()).copied());
+            c = other.expect("a natural card").kind();
+        }
+        let ev = g.apply(seat, Action::Discard { card: c }).expect("discard");
+        let over = ev
+            .iter()
+            .any(|e| matches!(e, Event::StockReshuffled { .. } | Event::GameEnded { .. }));
+        all.extend(ev);
+        if over {
+            break;
+        }
+    }
+    all
+}
+
+#[test]
+fn an_empty_stock_ends_the_game_004_or_is_reshuffled_000() {
+    // Club rules: the game ends without a winner when a turn would begin
+    // with an empty stock, and everyone scores.
+    let mut g = three("club", [H0, REARRANGER, H2], "Jd", "");
+    let ev = draw_until_the_stock_is_empty(&mut g);
+    let ended = ev.iter().find_map(|e| match e {
+        Event::GameEnded { reason, winner, .. } => Some((*reason, *winner)),
+        _ => None,
+    });
+    assert_eq!(ended, Some((EndReason::StockExhausted, None)));
+    // Klassisch: the discard pile without its top card becomes the stock.
+    let mut g = three("klassisch", [H0, REARRANGER, H2], "Jd", "");
+    let before = g.view(None).stock;
+    let mut ev = draw_until_the_stock_is_empty(&mut g);
+    if !ev
+        .iter()
+        .any(|e| matches!(e, Event::StockReshuffled { .. }))
+    {
+        // The last card was drawn; the next draw reshuffles.
+        let seat = g.turn().expect("running");
+        ev = g
+            .apply(
+                seat,
+                Action::Draw {
+                    from: DrawSource::Stock,
+                },
+            )
+            .expect("draw from the reshuffled stock");
+    }
+    let cards = ev.iter().find_map(|e| match e {
+        Event::StockReshuffled { cards } => Some(*cards),
+        _ => None,
+    });
+    // Jd and every discarded stock card but the top one.
+    assert_eq!(cards, Some(before));
+    assert_eq!(g.view(None).discard.len(), 1);
+    assert_eq!(
+        g.view(None).stock,
+        before - 1,
+        "one card drawn from the new stock"
     );
 }
