@@ -118,8 +118,42 @@ fn check_views(game: &Game) {
     }
     let spectator = game.view(None);
     assert!(spectator.hand.is_none());
-    // Public things are all there.
-    assert_eq!(spectator.table.len(), game.view(Some(0)).table.len());
+    // Everything public is the same for every viewer: only the hand differs.
+    for s in 0..game.seats() {
+        let mut v = game.view(Some(s));
+        v.seat = None;
+        v.hand = None;
+        assert_eq!(
+            v, spectator,
+            "seat {s} and a spectator see different public state"
+        );
+    }
+    // A seat that laid down shows what it kept (concealed play).
+    for info in &spectator.seats {
+        if let Some(shown) = &info.shown {
+            let hand: Vec<CardKind> = game
+                .hand(info.seat)
+                .expect("seat")
+                .iter()
+                .map(|c| c.kind())
+                .collect();
+            assert_eq!(shown, &hand);
+        }
+    }
+    // The table holds exactly the table's cards: all cards minus hands,
+    // stock and discard pile (and the patience's open hands).
+    let on_table: usize = spectator.table.iter().map(|m| m.cards.len()).sum();
+    let in_hands: usize = (0..game.seats())
+        .map(|s| game.hand(s).map_or(0, <[_]>::len))
+        .sum();
+    let patience: usize = spectator
+        .patience
+        .as_ref()
+        .map_or(0, |p| p.hands.iter().map(Vec::len).sum());
+    assert_eq!(
+        on_table,
+        game.all_cards().len() - in_hands - spectator.stock - spectator.discard.len() - patience
+    );
 }
 
 fn play(rules: &Ruleset, seats: usize, seed: u64, max_actions: usize) -> (Game, bool) {
@@ -239,6 +273,32 @@ fn random_games_finish_and_replay_2() {
 #[test]
 fn random_games_finish_and_replay_3() {
     finish_and_replay(2, 3);
+}
+
+/// The long run (`cargo test --release -p romme-engine --test random_games
+/// -- --ignored`): 1000 matches per playable (ruleset, seats).
+#[test]
+#[ignore = "long: run in release"]
+fn thousands_of_random_games() {
+    for (rules, seats) in playable() {
+        let t0 = std::time::Instant::now();
+        let mut games = 0usize;
+        let mut finished = 0usize;
+        for seed in 0..1000u64 {
+            let (game, done) = play(&rules, seats, seed * 7919 + 1, 20_000);
+            finished += usize::from(done);
+            games += game.sheet().games().len();
+            if seed % 50 == 0 {
+                let replayed = Record::of(&game).replay().expect("replays");
+                assert!(replayed == game, "{}: replay differs", rules.name);
+            }
+        }
+        println!(
+            "{:<22} seats {seats}: 1000 matches, {games} games, {finished} finished, {:.1} s",
+            rules.name,
+            t0.elapsed().as_secs_f64()
+        );
+    }
 }
 
 proptest! {
