@@ -124,14 +124,9 @@ impl Game {
         if drew_from == DrawSource::Discard || w.buyers.is_empty() {
             return;
         }
-        let at = self
-            .players
-            .iter()
-            .position(|&s| s == w.discarder)
-            .unwrap_or(0);
-        let n = self.players.len();
-        let buyer = (1..n)
-            .map(|i| self.players[(at + i) % n])
+        let buyer = self
+            .seats_after(w.discarder)
+            .into_iter()
             .find(|s| w.buyers.contains(s));
         if let Some(b) = buyer {
             self.window = Some(w);
@@ -185,18 +180,13 @@ impl Game {
         if rules.knocking.only_if_meldable && !crate::legal::can_meld_at_once(self, seat, card) {
             return Err(ActionError::KnockNotMeldable { card: card.kind() });
         }
-        let skipped: Vec<usize> = {
-            let at = self
-                .players
-                .iter()
-                .position(|&s| s == self.turn)
-                .unwrap_or(0);
-            let n = self.players.len();
-            (0..n)
-                .map(|i| self.players[(at + i) % n])
-                .take_while(|&s| s != seat)
-                .collect()
-        };
+        // The seat on turn and everyone up to the knocker are skipped.
+        let mut skipped = vec![self.turn];
+        skipped.extend(
+            self.seats_after(self.turn)
+                .into_iter()
+                .take_while(|&s| s != seat),
+        );
         self.window = None;
         self.discard.pop();
         self.hands[seat].push(card);

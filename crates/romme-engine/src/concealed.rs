@@ -55,14 +55,7 @@ impl Game {
         };
         let mut laid = Vec::with_capacity(melds.len());
         for m in melds {
-            let d = self.declare(m)?;
-            let kinds: Vec<CardKind> = m.iter().map(|c| c.card).collect();
-            let physical = Self::take_cards(&mut hand, &kinds)?;
-            laid.push(Meld {
-                owner: seat,
-                kind: d.kind,
-                cards: Self::place(&d.ordered, physical, &[]),
-            });
+            laid.push(self.meld_from_hand(seat, m, &mut hand)?.0);
         }
         let rest: Vec<CardKind> = hand.iter().map(|c| c.kind()).collect();
         let have = romme_core::penalty::hand_points(&rules, &rest, self.round());

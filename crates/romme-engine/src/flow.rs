@@ -231,11 +231,16 @@ impl Game {
         }
     }
 
+    /// The other seats of this game in turn order, starting after `seat`.
+    pub(crate) fn seats_after(&self, seat: usize) -> Vec<usize> {
+        let at = self.players.iter().position(|&s| s == seat).unwrap_or(0);
+        let n = self.players.len();
+        (1..n).map(|i| self.players[(at + i) % n]).collect()
+    }
+
     /// Every seat but `by` plays one last turn, in turn order from `by`.
     pub(crate) fn start_last_turns(&mut self, by: usize, knocked: bool, ev: &mut Vec<Event>) {
-        let at = self.players.iter().position(|&s| s == by).unwrap_or(0);
-        let n = self.players.len();
-        let left: Vec<usize> = (1..n).map(|i| self.players[(at + i) % n]).collect();
+        let left = self.seats_after(by);
         ev.push(Event::LastTurns {
             seats: left.clone(),
         });
@@ -259,12 +264,11 @@ impl Game {
             self.begin_turn(Phase::Draw, ev);
             return;
         }
-        let i = self
-            .players
-            .iter()
-            .position(|&s| s == self.turn)
-            .unwrap_or(0);
-        self.turn = self.players[(i + 1) % self.players.len()];
+        self.turn = self
+            .seats_after(self.turn)
+            .first()
+            .copied()
+            .unwrap_or(self.turn);
         if self.stock.is_empty() && self.rules.stock.when_empty == StockExhausted::EndGame {
             self.end_game(None, ev);
             return;

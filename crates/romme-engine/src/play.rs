@@ -83,6 +83,25 @@ impl Game {
         out
     }
 
+    /// A new meld of `seat` from the cards `m` taken out of `hand`, and its
+    /// declaration.
+    pub(crate) fn meld_from_hand(
+        &self,
+        seat: usize,
+        m: &[MeldCard],
+        hand: &mut Vec<Card>,
+    ) -> Result<(Meld, Declaration), ActionError> {
+        let d = self.declare(m)?;
+        let kinds: Vec<CardKind> = m.iter().map(|c| c.card).collect();
+        let physical = Self::take_cards(hand, &kinds)?;
+        let meld = Meld {
+            owner: seat,
+            kind: d.kind,
+            cards: Self::place(&d.ordered, physical, &[]),
+        };
+        Ok((meld, d))
+    }
+
     pub(crate) fn put_down(
         &mut self,
         seat: usize,
@@ -135,14 +154,8 @@ impl Game {
         let mut decls = Vec::new();
         let mut new_melds = Vec::new();
         for m in melds {
-            let d = self.declare(m)?;
-            let kinds: Vec<CardKind> = m.iter().map(|c| c.card).collect();
-            let physical = Self::take_cards(&mut hand, &kinds)?;
-            new_melds.push(Meld {
-                owner: seat,
-                kind: d.kind,
-                cards: Self::place(&d.ordered, physical, &[]),
-            });
+            let (meld, d) = self.meld_from_hand(seat, m, &mut hand)?;
+            new_melds.push(meld);
             decls.push(d);
         }
         // Lay-offs, on the table as it is (new melds of this action count as
