@@ -144,6 +144,7 @@ impl Game {
         }
         self.discard.pop();
         self.hands[buyer].push(w.card);
+        self.known[buyer].push(w.card);
         ev.push(Event::Bought {
             seat: buyer,
             card: w.card.kind(),
@@ -190,6 +191,7 @@ impl Game {
         self.window = None;
         self.discard.pop();
         self.hands[seat].push(card);
+        self.known[seat].push(card);
         ev.push(Event::Knocked {
             seat,
             card: card.kind(),

@@ -68,6 +68,7 @@ impl Game {
                 self.hands[seat].push(card);
                 self.hands[seat].sort_unstable();
                 self.ts.took = Some(card);
+                self.known[seat].push(card);
                 if self.rules.turn.discard_take != DiscardTake::Free {
                     self.ts.taken = Some(card);
                 }

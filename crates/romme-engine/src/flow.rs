@@ -20,6 +20,7 @@ impl Game {
 
     pub(crate) fn deal(&mut self, ev: &mut Vec<Event>) -> Result<(), NewGameError> {
         self.game_no += 1;
+        self.known = vec![Vec::new(); self.seats];
         // Seats still in the match (eliminated seats neither deal nor play).
         let in_match = self.sheet.active();
         let next_dealer = (1..=self.seats)

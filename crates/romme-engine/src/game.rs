@@ -166,6 +166,9 @@ pub struct Game {
     pub(crate) ending: Option<LastTurns>,
     /// The card just discarded while it may be bought or knocked for.
     pub(crate) window: Option<ClaimWindow>,
+    /// Cards every seat saw go into a seat's hand (taken from the discard
+    /// pile, bought, knocked for); shown while they stay in that hand.
+    pub(crate) known: Vec<Vec<Card>>,
     /// The solo patience's eleven hands, when that is the game.
     pub(crate) patience: Option<Patience>,
     /// Reshuffles in this game (for their seeds).
@@ -234,6 +237,7 @@ impl Game {
             ts: TurnState::default(),
             ending: None,
             window: None,
+            known: vec![Vec::new(); seats],
             patience: None,
             reshuffles: 0,
             history: Vec::new(),
@@ -404,6 +408,7 @@ impl Game {
             ts: self.ts.clone(),
             ending: self.ending.clone(),
             window: self.window.clone(),
+            known: self.known.clone(),
             patience: self.patience.clone(),
             reshuffles: self.reshuffles,
             history: Vec::new(),

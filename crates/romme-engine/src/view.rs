@@ -1,9 +1,10 @@
 //! What one seat may know, and what a spectator may know: the only way the
 //! secret state leaves the engine. Visibility follows ownership and what was
 //! revealed — a seat sees its own hand; everyone sees the table (with joker
-//! declarations), the discard pile, card counts, scores, whose turn it is
-//! and the card taken from the discard pile this turn; nobody sees another
-//! hand or the stock order.
+//! declarations), the discard pile, card counts, scores, whose turn it is,
+//! the card taken from the discard pile this turn and the cards known to be
+//! in each hand (taken from the discard pile, bought, knocked for); nobody
+//! sees another hand or the stock order.
 
 use romme_core::CardKind;
 use romme_core::scoring::sheet::MatchSheet;
@@ -29,6 +30,10 @@ pub struct SeatInfo {
     /// outside its melds (shown on the table).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shown: Option<Vec<CardKind>>,
+    /// Cards everyone saw go into this hand (taken from the discard pile,
+    /// bought, knocked for) and still in it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub known: Vec<CardKind>,
 }
 
 /// What a viewer may know.
@@ -88,6 +93,11 @@ impl Game {
                     playing: self.players.contains(&s),
                     cards: self.hands[s].len(),
                     opened: self.opened[s],
+                    known: self.hands[s]
+                        .iter()
+                        .filter(|c| self.known[s].contains(c))
+                        .map(|c| c.kind())
+                        .collect(),
                     shown: self
                         .laid_down(s)
                         .then(|| self.hands[s].iter().map(|c| c.kind()).collect()),

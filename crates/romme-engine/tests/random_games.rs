@@ -128,8 +128,22 @@ fn check_views(game: &Game) {
             "seat {s} and a spectator see different public state"
         );
     }
-    // A seat that laid down shows what it kept (concealed play).
+    // A seat that laid down shows what it kept (concealed play); cards known
+    // to be in a hand are in it.
     for info in &spectator.seats {
+        let mut hand: Vec<CardKind> = game
+            .hand(info.seat)
+            .expect("seat")
+            .iter()
+            .map(|c| c.kind())
+            .collect();
+        for k in &info.known {
+            let i = hand
+                .iter()
+                .position(|h| h == k)
+                .expect("a known card is in the hand");
+            hand.remove(i);
+        }
         if let Some(shown) = &info.shown {
             let hand: Vec<CardKind> = game
                 .hand(info.seat)

@@ -991,6 +991,8 @@ fn buying_gives_the_seats_in_between_the_first_right_002() {
     assert!(h3.iter().any(|c| c.kind() == card("4d")), "the price: 4d");
     assert_eq!(g.hand(0).map(<[_]>::len), Some(13));
     assert_eq!(g.turn(), Some(2), "the turn order is unchanged");
+    // Everyone saw 8d go into seat 3's hand; nobody saw the stock card.
+    assert_eq!(g.view(Some(0)).seats[3].known, cards("8d"));
     assert_eq!(g.view(None).claims, None);
     // The others see the bought card but not the stock card.
     let seen = g
