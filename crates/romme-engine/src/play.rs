@@ -28,6 +28,34 @@ impl Game {
         }
     }
 
+    /// Take physical cards for `kinds` out of `hand` to meld them: a card
+    /// that must be melded this turn (taken from the discard pile, a freed
+    /// joker) before its twin, so the obligation is met; otherwise the
+    /// lowest copy.
+    pub(crate) fn take_for_meld(
+        &self,
+        hand: &mut Vec<Card>,
+        kinds: &[CardKind],
+    ) -> Result<Vec<Card>, ActionError> {
+        let pending: Vec<Card> = self
+            .ts
+            .taken
+            .iter()
+            .chain(&self.ts.freed)
+            .copied()
+            .collect();
+        let mut out = Vec::with_capacity(kinds.len());
+        for &k in kinds {
+            let i = hand
+                .iter()
+                .position(|c| c.kind() == k && pending.contains(c))
+                .or_else(|| hand.iter().position(|c| c.kind() == k))
+                .ok_or(ActionError::NotInHand(k))?;
+            out.push(hand.remove(i));
+        }
+        Ok(out)
+    }
+
     /// Take physical cards for `kinds` out of `hand` (lowest copy first).
     pub(crate) fn take_cards(
         hand: &mut Vec<Card>,
@@ -93,7 +121,7 @@ impl Game {
     ) -> Result<(Meld, Declaration), ActionError> {
         let d = self.declare(m)?;
         let kinds: Vec<CardKind> = m.iter().map(|c| c.card).collect();
-        let physical = Self::take_cards(hand, &kinds)?;
+        let physical = self.take_for_meld(hand, &kinds)?;
         let meld = Meld {
             owner: seat,
             kind: d.kind,
@@ -186,7 +214,7 @@ impl Game {
                     reason: e.to_string(),
                 })?;
             let kinds: Vec<CardKind> = part.cards.iter().map(|c| c.card).collect();
-            let physical = Self::take_cards(&mut hand, &kinds)?;
+            let physical = self.take_for_meld(&mut hand, &kinds)?;
             let old_value: u32 = {
                 let faces: Vec<Face> = target
                     .meld_cards()

@@ -128,7 +128,7 @@ impl Game {
         }
         extra.sort_unstable();
         let mut hand = self.hands[seat].clone();
-        let mut physical = Self::take_cards(&mut hand, &extra)?;
+        let mut physical = self.take_for_meld(&mut hand, &extra)?;
         self.check_hand_left(&hand)?;
         if rules.turn.rearrange == Rearrange::Rob {
             let declared: Vec<Vec<MeldCard>> = decls.iter().map(|d| d.ordered.clone()).collect();

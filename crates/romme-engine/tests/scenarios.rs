@@ -1589,3 +1589,30 @@ fn an_empty_stock_ends_the_game_004_or_is_reshuffled_000() {
         "one card drawn from the new stock"
     );
 }
+
+#[test]
+fn the_card_taken_to_be_melded_is_the_one_melded_not_its_twin() {
+    // Seat 1 holds a 9h and takes the other 9h from the discard pile, which
+    // Räuber rules say must be melded at once; the meld uses "9h".
+    let seat1 = "9h 9c 9s Kh Ks Kc 2c 4d 6s 8c Jd Qs 3h";
+    let seat2 = "2d 3d 4d 5c 6c 7c 8h 10h Js Qs Ks Ad 7s";
+    let mut g = three("raeuber", [H0, seat1, seat2], "9h", "5d");
+    g.apply(
+        1,
+        Action::Draw {
+            from: DrawSource::Discard,
+        },
+    )
+    .expect("9h can be melded at once");
+    g.apply(
+        1,
+        Action::Meld {
+            melds: vec![meld("9c 9h 9s"), meld("Kh Ks Kc")],
+            lay_offs: Vec::new(),
+        },
+    )
+    .expect("opens with 57");
+    // The obligation is met although a 9h is still in the hand.
+    discard(&mut g, 1, "2c");
+    assert_eq!(g.turn(), Some(2));
+}
