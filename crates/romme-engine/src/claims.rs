@@ -109,8 +109,8 @@ impl Game {
             if let Some(w) = self.window.as_mut() {
                 w.buyers.push(seat);
             }
-        } else {
-            self.sell_to(seat, ev);
+        } else if let Some(w) = self.window.take() {
+            self.sell_to(seat, w.card, ev);
         }
         Ok(())
     }
@@ -129,25 +129,22 @@ impl Game {
             .into_iter()
             .find(|s| w.buyers.contains(s));
         if let Some(b) = buyer {
-            self.window = Some(w);
-            self.sell_to(b, ev);
+            self.sell_to(b, w.card, ev);
         }
     }
 
-    /// Give the top discard and the extra stock cards to `buyer`.
-    fn sell_to(&mut self, buyer: usize, ev: &mut Vec<Event>) {
-        let Some(w) = self.window.take() else {
-            return;
-        };
-        if self.discard.last() != Some(&w.card) {
+    /// Give `card` (the top discard) and the extra stock cards to `buyer`;
+    /// the claim window is already closed.
+    fn sell_to(&mut self, buyer: usize, card: Card, ev: &mut Vec<Event>) {
+        if self.discard.last() != Some(&card) {
             return;
         }
         self.discard.pop();
-        self.hands[buyer].push(w.card);
-        self.known[buyer].push(w.card);
+        self.hands[buyer].push(card);
+        self.known[buyer].push(card);
         ev.push(Event::Bought {
             seat: buyer,
-            card: w.card.kind(),
+            card: card.kind(),
         });
         for _ in 0..self.rules.buying.extra_stock_cards {
             self.give_stock_card(buyer, ev);

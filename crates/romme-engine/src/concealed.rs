@@ -45,14 +45,8 @@ impl Game {
         if melds.is_empty() {
             return Err(ActionError::EmptyMeld);
         }
-        let (mut hand, discarded) = match (discard, rules.going_out.final_discard) {
-            (Some(card), _) => {
-                let (h, p) = self.checked_discard(seat, card)?;
-                (h, Some(p))
-            }
-            (None, FinalDiscard::Required) => return Err(ActionError::LayDownNeedsDiscard),
-            (None, _) => (self.hands[seat].clone(), None),
-        };
+        let (mut hand, discarded) =
+            self.final_discard(seat, discard, ActionError::LayDownNeedsDiscard)?;
         let mut laid = Vec::with_capacity(melds.len());
         for m in melds {
             laid.push(self.meld_from_hand(seat, m, &mut hand)?.0);
@@ -75,11 +69,7 @@ impl Game {
         };
         self.hands[seat] = hand;
         if let Some(p) = discarded {
-            self.discard.push(p);
-            ev.push(Event::Discarded {
-                seat,
-                card: p.kind(),
-            });
+            self.put_on_discard(seat, p, ev);
         }
         ev.push(Event::LaidDown {
             seat,

@@ -13,7 +13,6 @@
 //! reshuffle); the patience is a match of one game.
 
 use romme_core::penalty::card_points;
-use romme_core::scoring::sheet::MatchStatus;
 use romme_core::scoring::{GameScore, PlayerScore};
 use romme_core::{Card, CardKind, MeldCard};
 use romme_solver::partition::PartitionSolver;
@@ -267,10 +266,6 @@ impl Game {
         self.phase = Phase::MatchOver;
         let winners = if won { vec![0] } else { Vec::new() };
         ev.push(Event::MatchEnded { winners });
-        debug_assert!(!matches!(
-            self.sheet.status(&self.rules),
-            MatchStatus::Running { games: 0 }
-        ));
     }
 
     /// Listed placements: every open hand, every card it could give up.

@@ -432,8 +432,7 @@ impl Game {
         }
         let (hand, physical) = self.checked_discard(seat, card)?;
         self.hands[seat] = hand;
-        self.discard.push(physical);
-        ev.push(Event::Discarded { seat, card });
+        self.put_on_discard(seat, physical, ev);
         if self.hands[seat].is_empty() {
             self.goes_out(seat, ev);
         } else {
@@ -441,6 +440,34 @@ impl Game {
             self.open_claims(seat, physical);
         }
         Ok(())
+    }
+
+    /// A final discard that ends a game or a hand (calling Rommé, a
+    /// lay-down): the hand after it and the physical card; `missing` when
+    /// the ruleset needs one and none was named.
+    pub(crate) fn final_discard(
+        &self,
+        seat: usize,
+        discard: Option<CardKind>,
+        missing: ActionError,
+    ) -> Result<(Vec<Card>, Option<Card>), ActionError> {
+        match (discard, self.rules.going_out.final_discard) {
+            (Some(card), _) => {
+                let (h, p) = self.checked_discard(seat, card)?;
+                Ok((h, Some(p)))
+            }
+            (None, FinalDiscard::Required) => Err(missing),
+            (None, _) => Ok((self.hands[seat].clone(), None)),
+        }
+    }
+
+    /// Put `card` of `seat` face up on the discard pile.
+    pub(crate) fn put_on_discard(&mut self, seat: usize, card: Card, ev: &mut Vec<Event>) {
+        self.discard.push(card);
+        ev.push(Event::Discarded {
+            seat,
+            card: card.kind(),
+        });
     }
 
     /// The hand after discarding `card`, and the physical card, if the
@@ -485,27 +512,15 @@ impl Game {
         if limit == 0 {
             return Err(ActionError::CallNotPlayed);
         }
-        let needs_discard = rules.going_out.final_discard == FinalDiscard::Required;
-        let (hand, physical) = match (discard, needs_discard) {
-            (Some(card), _) => {
-                let (h, p) = self.checked_discard(seat, card)?;
-                (h, Some(p))
-            }
-            (None, true) => return Err(ActionError::CallNeedsDiscard),
-            (None, false) => (self.hands[seat].clone(), None),
-        };
+        let (hand, physical) = self.final_discard(seat, discard, ActionError::CallNeedsDiscard)?;
         let kinds: Vec<CardKind> = hand.iter().map(|c| c.kind()).collect();
-        let have = romme_core::penalty::hand_points(&rules, &kinds, None);
+        let have = romme_core::penalty::hand_points(&rules, &kinds, self.round());
         if have > limit {
             return Err(ActionError::RestTooHigh { limit, have });
         }
         self.hands[seat] = hand;
         if let Some(p) = physical {
-            self.discard.push(p);
-            ev.push(Event::Discarded {
-                seat,
-                card: p.kind(),
-            });
+            self.put_on_discard(seat, p, ev);
         }
         self.goes_out(seat, ev);
         Ok(())
