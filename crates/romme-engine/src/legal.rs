@@ -8,8 +8,9 @@
 //! representative list, not every possible combination: `apply` accepts any
 //! legal action, listed or not (for example several lay-offs at once).
 
-use romme_core::meld::{MeldChecker, MeldKind};
-use romme_core::ruleset::{Ruleset, SetSuits};
+use romme_core::meld::{Declaration, MeldChecker, MeldKind};
+use romme_core::opening::{self, OpeningAttempt};
+use romme_core::ruleset::{FinalDiscard, Ruleset, SetSuits};
 use romme_core::{Card, CardKind, Face, MeldCard, Rank};
 
 use crate::action::{Action, DrawSource};
@@ -22,6 +23,58 @@ pub const MAX_OPENINGS: usize = 64;
 const OPENING_STEPS: usize = 4000;
 
 impl Game {
+    /// Opening combinations of the single `melds` that reach the threshold
+    /// (or put out the whole hand, for a Hand-Rommé), highest value first.
+    /// Every combination holds the cards in `must` (a card taken from the
+    /// discard pile, a freed joker) when they can be melded at all. The
+    /// search is bounded ([`OPENING_STEPS`], [`MAX_OPENINGS`]); melds are
+    /// tried in order of falling value, and melds with a `must` card first,
+    /// so the combinations a player most wants are found first.
+    fn opening_combos(
+        &self,
+        checker: &MeldChecker,
+        melds: &[Vec<MeldCard>],
+        hand: &[CardKind],
+        must: &[CardKind],
+    ) -> Vec<Vec<Vec<MeldCard>>> {
+        let mut decls: Vec<(bool, u32, Vec<MeldCard>, Declaration)> = melds
+            .iter()
+            .filter_map(|m| {
+                let d = checker.check(m).ok()?;
+                let holds = m.iter().any(|c| must.contains(&c.card));
+                Some((holds, opening::meld_points(&self.rules, &d), m.clone(), d))
+            })
+            .collect();
+        decls.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
+        let roots = if must.is_empty() {
+            decls.len()
+        } else {
+            decls.iter().filter(|d| d.0).count()
+        };
+        let search = OpeningSearch {
+            rules: &self.rules,
+            decls: &decls,
+            hand,
+            must,
+            table_value: self.table_value(),
+            joker_exchanged: self.ts.exchanged,
+            keep: usize::from(self.rules.going_out.final_discard == FinalDiscard::Required),
+            opened_before: self.ts.opened_before,
+        };
+        let mut state = SearchState {
+            chosen: Vec::new(),
+            left: hand.to_vec(),
+            out: Vec::new(),
+            steps: 0,
+        };
+        search.go(0, roots, &mut state);
+        let mut out = state.out;
+        out.sort_by_key(|(value, c)| {
+            std::cmp::Reverse((*value, c.iter().map(Vec::len).sum::<usize>()))
+        });
+        out.into_iter().map(|(_, c)| c).collect()
+    }
+
     /// Every listed legal action of `seat` (empty when it is not the seat's
     /// turn or the match is over), in a fixed order.
     pub fn legal_actions(&self, seat: usize) -> Vec<Action> {
@@ -100,7 +153,14 @@ impl Game {
                 });
             }
         } else {
-            for combo in opening_combos(&melds, &hand) {
+            let must: Vec<CardKind> = self
+                .ts
+                .taken
+                .iter()
+                .map(|c| c.kind())
+                .chain(self.ts.freed.iter().map(|c| c.kind()))
+                .collect();
+            for combo in self.opening_combos(&checker, &melds, &hand, &must) {
                 out.push(Action::Meld {
                     melds: combo,
                     lay_offs: Vec::new(),
@@ -176,10 +236,13 @@ pub(crate) fn can_meld_at_once(game: &Game, seat: usize, card: Card) -> bool {
     some_play_melds(&g, seat, &[card])
 }
 
-/// Whether the cards `seat` must meld at once (a freed joker) can go into
-/// some listed meld or lay-off now.
+/// Whether the cards `seat` must meld this turn (freed jokers, the card
+/// taken from the discard pile) can go into some listed meld or lay-off
+/// now.
 pub(crate) fn pending_meldable(game: &Game, seat: usize) -> bool {
-    some_play_melds(game, seat, &game.ts.freed)
+    let mut pending = game.ts.freed.clone();
+    pending.extend(game.ts.taken);
+    some_play_melds(game, seat, &pending)
 }
 
 /// Whether some listed meld or lay-off of `seat` takes all of `cards` out
@@ -337,49 +400,89 @@ pub fn single_melds(
     out
 }
 
-/// Combinations of disjoint melds from `melds` that the hand can hold at
-/// once, largest first, at most [`MAX_OPENINGS`] (the opening check is left
-/// to `apply`).
-fn opening_combos(melds: &[Vec<MeldCard>], hand: &[CardKind]) -> Vec<Vec<Vec<MeldCard>>> {
-    let mut out = Vec::new();
-    let mut steps = 0;
-    let mut chosen: Vec<usize> = Vec::new();
-    let mut left = hand.to_vec();
-    fn go(
-        melds: &[Vec<MeldCard>],
-        from: usize,
-        chosen: &mut Vec<usize>,
-        left: &mut Vec<CardKind>,
-        out: &mut Vec<Vec<Vec<MeldCard>>>,
-        steps: &mut usize,
-    ) {
-        for i in from..melds.len() {
-            *steps += 1;
-            if *steps > OPENING_STEPS || out.len() >= MAX_OPENINGS {
+/// The bounded search for opening combinations.
+struct OpeningSearch<'a> {
+    rules: &'a Ruleset,
+    /// (holds a `must` card, opening points, meld, declaration), sorted.
+    decls: &'a [(bool, u32, Vec<MeldCard>, Declaration)],
+    hand: &'a [CardKind],
+    must: &'a [CardKind],
+    /// Value of the melds on the table (counts with `table_counts`).
+    table_value: u32,
+    joker_exchanged: bool,
+    /// Cards kept for the final discard.
+    keep: usize,
+    opened_before: bool,
+}
+
+/// Where the opening search stands.
+struct SearchState {
+    chosen: Vec<usize>,
+    left: Vec<CardKind>,
+    /// (points, melds) of the combinations found.
+    out: Vec<(u32, Vec<Vec<MeldCard>>)>,
+    steps: usize,
+}
+
+impl OpeningSearch<'_> {
+    /// Add melds `from..to` (each at most once, in order) to the chosen
+    /// ones, recording every combination that qualifies.
+    fn go(&self, from: usize, to: usize, st: &mut SearchState) {
+        for i in from..to {
+            st.steps += 1;
+            if st.steps > OPENING_STEPS || st.out.len() >= MAX_OPENINGS {
                 return;
             }
-            let mut rest = left.clone();
-            let fits = melds[i]
-                .iter()
-                .all(|c| match rest.iter().position(|&k| k == c.card) {
-                    Some(p) => {
-                        rest.swap_remove(p);
-                        true
-                    }
-                    None => false,
-                });
+            let mut rest = st.left.clone();
+            let fits =
+                self.decls[i]
+                    .2
+                    .iter()
+                    .all(|c| match rest.iter().position(|&k| k == c.card) {
+                        Some(p) => {
+                            rest.swap_remove(p);
+                            true
+                        }
+                        None => false,
+                    });
             if !fits {
                 continue;
             }
-            chosen.push(i);
-            out.push(chosen.iter().map(|&j| melds[j].clone()).collect());
-            let saved = std::mem::replace(left, rest);
-            go(melds, i + 1, chosen, left, out, steps);
-            *left = saved;
-            chosen.pop();
+            st.chosen.push(i);
+            let saved = std::mem::replace(&mut st.left, rest);
+            if let Some(points) = self.qualifies(st) {
+                let combo = st.chosen.iter().map(|&j| self.decls[j].2.clone()).collect();
+                st.out.push((points, combo));
+            }
+            self.go(i + 1, self.decls.len(), st);
+            st.left = saved;
+            st.chosen.pop();
         }
     }
-    go(melds, 0, &mut chosen, &mut left, &mut out, &mut steps);
-    out.sort_by_key(|c| std::cmp::Reverse(c.iter().map(Vec::len).sum::<usize>()));
-    out
+
+    /// The points of the chosen melds if they can open: they reach the
+    /// threshold (or, putting out the whole hand, are a Hand-Rommé) and
+    /// hold the `must` cards.
+    fn qualifies(&self, st: &SearchState) -> Option<u32> {
+        let used = |k: &CardKind| {
+            let held = self.hand.iter().filter(|&h| h == k).count();
+            held - st.left.iter().filter(|&h| h == k).count()
+        };
+        if self
+            .must
+            .iter()
+            .any(|m| used(m) < self.must.iter().filter(|&n| n == m).count())
+        {
+            return None;
+        }
+        let decls: Vec<Declaration> = st.chosen.iter().map(|&j| self.decls[j].3.clone()).collect();
+        let attempt = OpeningAttempt {
+            melds: &decls,
+            lay_off_value: 0,
+            table_value: self.table_value,
+            joker_exchanged: self.joker_exchanged,
+            whole_hand: st.left.len() <= self.keep && !self.opened_before,
+        };
+        opening::check(self.rules, &attempt).ok()
+    }
 }

@@ -83,6 +83,22 @@ impl Game {
         })
     }
 
+    /// Meld value of everything on the table (counts toward an opening
+    /// with `opening.table_counts`).
+    pub(crate) fn table_value(&self) -> u32 {
+        self.table
+            .iter()
+            .map(|m| {
+                let faces: Vec<Face> = m
+                    .meld_cards()
+                    .iter()
+                    .filter_map(|c| c.effective())
+                    .collect();
+                card_values(&self.rules, m.kind, &faces).iter().sum::<u32>()
+            })
+            .sum()
+    }
+
     /// Give the physical cards of `hand_cards` (in any order) the places of
     /// the declaration's `ordered` cards.
     pub(crate) fn place(
@@ -242,18 +258,7 @@ impl Game {
         // The opening.
         let mut opening_points = None;
         if opening_now {
-            let table_value: u32 = self
-                .table
-                .iter()
-                .map(|m| {
-                    let faces: Vec<Face> = m
-                        .meld_cards()
-                        .iter()
-                        .filter_map(|c| c.effective())
-                        .collect();
-                    card_values(&rules, m.kind, &faces).iter().sum::<u32>()
-                })
-                .sum();
+            let table_value = self.table_value();
             let attempt = OpeningAttempt {
                 melds: &decls,
                 lay_off_value,
@@ -404,10 +409,22 @@ impl Game {
         if rules.jokers.freed_must_be_melded {
             self.ts.freed.push(joker);
         }
-        if rules.jokers.freed_must_be_melded && !crate::legal::pending_meldable(self, seat) {
-            return Err(ActionError::ExchangeNotAllowed(
-                "the freed joker must be melded again this turn, and it could not be".into(),
-            ));
+        // What must be melded this turn (the freed joker, a card taken from
+        // the discard pile) must still be meldable after the exchange.
+        if (!self.ts.freed.is_empty() || self.ts.taken.is_some())
+            && !crate::legal::pending_meldable(self, seat)
+        {
+            let what = match (self.ts.freed.is_empty(), self.ts.taken) {
+                (false, Some(t)) => format!(
+                    "the freed joker and {}, taken from the discard pile,",
+                    t.kind()
+                ),
+                (true, Some(t)) => format!("{}, taken from the discard pile,", t.kind()),
+                _ => "the freed joker".to_string(),
+            };
+            return Err(ActionError::ExchangeNotAllowed(format!(
+                "{what} must be melded this turn, and after this exchange it could not be"
+            )));
         }
         ev.push(Event::JokerExchanged {
             seat,

@@ -101,11 +101,6 @@ impl Game {
         if self.ts.exchanged && rules.jokers.exchange_ends_plays {
             return Err(ActionError::PlaysEnded);
         }
-        if let Some(t) = self.ts.taken {
-            if !new_table.iter().flatten().any(|c| c.card == t.kind()) {
-                return Err(ActionError::MustMeldTaken(t.kind()));
-            }
-        }
         let mut decls = Vec::with_capacity(new_table.len());
         for m in new_table {
             decls.push(self.declare(m)?);
@@ -125,6 +120,13 @@ impl Game {
         }
         if extra.is_empty() {
             return Err(ActionError::RearrangeNothingPlaced);
+        }
+        // The card taken from the discard pile must come from the hand (a
+        // twin already on the table does not count).
+        if let Some(t) = self.ts.taken {
+            if !extra.contains(&t.kind()) {
+                return Err(ActionError::MustMeldTaken(t.kind()));
+            }
         }
         extra.sort_unstable();
         let mut hand = self.hands[seat].clone();

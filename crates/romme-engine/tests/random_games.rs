@@ -207,8 +207,11 @@ fn play(rules: &Ruleset, seats: usize, seed: u64, max_actions: usize) -> (Game, 
             return (game, true);
         };
         let Some(action) = pick(&game, seat, &mut rng) else {
+            if let Ok(json) = serde_json::to_string(&Record::of(&game)) {
+                let _ = std::fs::write("/tmp/stuck.json", json);
+            }
             panic!(
-                "{name}: seat {seat} has no legal action at step {step}: {:?}",
+                "{name}, {seats} seats, seed {seed}: seat {seat} has no legal action at step {step}: {:?}",
                 game.view(Some(seat))
             );
         };
@@ -294,7 +297,13 @@ fn random_games_finish_and_replay_3() {
 #[test]
 #[ignore = "long: run in release"]
 fn thousands_of_random_games() {
+    // `ROMME_ONLY=raeuber` (or `raeuber:3`) limits the run to one ruleset
+    // (and seat count).
+    let only = std::env::var("ROMME_ONLY").unwrap_or_default();
     for (rules, seats) in playable() {
+        if !only.is_empty() && only != rules.name && only != format!("{}:{seats}", rules.name) {
+            continue;
+        }
         let t0 = std::time::Instant::now();
         let mut games = 0usize;
         let mut finished = 0usize;

@@ -1616,3 +1616,91 @@ fn the_card_taken_to_be_melded_is_the_one_melded_not_its_twin() {
     discard(&mut g, 1, "2c");
     assert_eq!(g.turn(), Some(2));
 }
+
+#[test]
+fn a_taken_card_is_melded_from_the_hand_not_by_its_twin_on_the_table() {
+    // Seat 1 opens with 8d 8c 8s among others; later it takes the other 8s
+    // from the discard pile. A rearrangement that only lays off 4h keeps
+    // the table's 8s where it was: it does not meld the taken card (found
+    // by the long random run of Räuber).
+    let seat1 = "Kh Ks Kc 5h 6h 7h 8d 8c 8s 4h 9s 10s 2c";
+    let mut g = three("raeuber", [H0, seat1, H2], "Jd", "Qd 3c 5d");
+    draw(&mut g, 1, "draw Qd");
+    g.apply(
+        1,
+        Action::Meld {
+            melds: vec![meld("Kh Ks Kc"), meld("5h 6h 7h"), meld("8d 8c 8s")],
+            lay_offs: Vec::new(),
+        },
+    )
+    .expect("opens with 72");
+    discard(&mut g, 1, "Qd");
+    draw(&mut g, 2, "draw 3c");
+    discard(&mut g, 2, "3c");
+    draw(&mut g, 0, "draw 5d");
+    discard(&mut g, 0, "8s");
+    g.apply(
+        1,
+        Action::Draw {
+            from: DrawSource::Discard,
+        },
+    )
+    .expect("8s can be melded with 9s 10s");
+    let e = refused(
+        &mut g,
+        1,
+        Action::Rearrange {
+            table: vec![meld("Kh Ks Kc"), meld("4h 5h 6h 7h"), meld("8d 8c 8s")],
+        },
+    );
+    assert_eq!(e, ActionError::MustMeldTaken(card("8s")));
+    assert!(g.legal_actions(1).iter().any(|a| matches!(
+        a,
+        Action::Meld { melds, .. } if melds == &vec![meld("8s 9s 10s")]
+    )));
+    g.apply(
+        1,
+        Action::Meld {
+            melds: vec![meld("8s 9s 10s")],
+            lay_offs: Vec::new(),
+        },
+    )
+    .expect("melds the taken card");
+    discard(&mut g, 1, "2c");
+}
+
+#[test]
+fn openings_with_the_taken_card_are_listed_highest_first() {
+    // Räuber, seat 1 has not opened and holds two jokers: the turned-up 5s
+    // opens only with Kc * * (30) and 5c 5h 5s (15). Every listed opening
+    // holds the taken card, and the best comes first (the listing once
+    // spent its search on low-value joker combinations without 5s and left
+    // a player stuck with a taken card).
+    let seat1 = "2c 5c Kc 2d 3d 7d 7s Qd 4h 5h 8s * *";
+    let mut g = three("raeuber", [H0, seat1, H2], "5s", "Qd");
+    g.apply(
+        1,
+        Action::Draw {
+            from: DrawSource::Discard,
+        },
+    )
+    .expect("5s can be melded at once");
+    let openings: Vec<Action> = g
+        .legal_actions(1)
+        .into_iter()
+        .filter(|a| matches!(a, Action::Meld { .. }))
+        .collect();
+    assert!(!openings.is_empty(), "no opening listed");
+    for a in &openings {
+        let Action::Meld { melds, .. } = a else {
+            unreachable!()
+        };
+        assert!(
+            melds.iter().flatten().any(|c| c.card == card("5s")),
+            "an opening without the taken card: {a:?}"
+        );
+    }
+    let first = openings[0].clone();
+    g.apply(1, first).expect("the listed opening is accepted");
+    assert!(g.view(Some(1)).seats[1].opened);
+}
