@@ -97,6 +97,10 @@ impl Game {
         let mut rng =
             ChaCha8Rng::seed_from_u64(derived_seed(self.seed, self.game_no, self.reshuffles));
         cards.shuffle(&mut rng);
+        // Cards seen going into a hand earlier are face down now.
+        for known in &mut self.known {
+            known.retain(|c| !cards.contains(c));
+        }
         self.stock = cards;
         self.split_stock();
         self.discard.extend(top);

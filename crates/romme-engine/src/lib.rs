@@ -31,6 +31,7 @@ pub mod patience;
 mod play;
 mod rearrange;
 pub mod record;
+pub mod seat_state;
 mod stock;
 pub mod view;
 
@@ -40,4 +41,5 @@ pub use error::{ActionError, NewGameError};
 pub use event::{EndReason, Event, LayDownKind, TableMeld};
 pub use game::{Deal, Game, LastTurns, Phase};
 pub use record::{Record, ReplayError};
+pub use seat_state::SeatState;
 pub use view::{SeatInfo, View};

@@ -116,6 +116,26 @@ fn check_views(game: &Game) {
             }
         }
     }
+    // A seat's searchable state shows what its view shows, holds none of
+    // the hidden cards, and every determinization of it looks the same
+    // from that seat and conserves the deck.
+    let mut rng = ChaCha8Rng::seed_from_u64(game.actions().len() as u64);
+    for s in 0..game.seats() {
+        let state = game.seat_state(s);
+        assert_eq!(state.view(), game.view(Some(s)));
+        assert_eq!(state.legal_actions(), game.legal_actions(s).as_slice());
+        let hidden: usize = (0..game.seats()).map(|o| state.hidden_cards(o)).sum();
+        assert_eq!(state.unseen().len(), hidden + game.stock().len());
+        let sample = state.determinize(&mut rng);
+        game.rules()
+            .deck
+            .check_conservation(sample.all_cards())
+            .expect("a determinization conserves the deck");
+        assert!(
+            sample.seat_state(s) == state,
+            "a determinization looks different from seat {s}"
+        );
+    }
     let spectator = game.view(None);
     assert!(spectator.hand.is_none());
     // Everything public is the same for every viewer: only the hand differs.

@@ -1,0 +1,139 @@
+//! What one seat knows, as a state a program can search: [`SeatState`].
+//!
+//! A bot must decide from its seat's information only. [`Game::seat_state`]
+//! builds a copy of the game with everything the seat may not know removed:
+//! the other seats' hidden hand cards (a seat keeps only the cards everyone
+//! saw go into it, and a laid-down hand, which is public), the stock, the
+//! seed (which fixes every later shuffle), the event history and the action
+//! log. Only counts remain. There is no way back from a `SeatState` to the
+//! hidden cards: they are not in it.
+//!
+//! A searching bot asks for [`SeatState::determinize`]: a complete game in
+//! which the unseen cards (the deck minus everything the seat has seen) are
+//! dealt at random into the hidden places, and a fresh seed is drawn. Every
+//! such game looks exactly like the real one from the seat's chair
+//! (`sample.seat_state(seat) == state`, up to the seed), so a search over
+//! samples is a search over what the seat considers possible.
+
+use rand::seq::SliceRandom;
+use rand::{Rng, RngExt};
+use romme_core::Card;
+use romme_core::ruleset::Ruleset;
+
+use crate::action::Action;
+use crate::game::Game;
+use crate::view::View;
+
+/// A seat's information, as a game with the hidden cards taken out (see the
+/// module docs).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeatState {
+    seat: usize,
+    /// The game without hidden cards: other hands hold only public cards,
+    /// the stock is empty, seed 0, no history.
+    public: Game,
+    /// Hidden cards per seat (0 for the own seat).
+    hidden: Vec<usize>,
+    /// Cards in the stock.
+    stock: usize,
+    /// Every card the seat has not seen, sorted.
+    unseen: Vec<Card>,
+    /// The seat's legal actions (they depend on its own information only).
+    legal: Vec<Action>,
+}
+
+impl Game {
+    /// The state as `seat` knows it (see [`SeatState`]). A seat outside the
+    /// game gets a spectator's knowledge with no legal actions.
+    pub fn seat_state(&self, seat: usize) -> SeatState {
+        let mut public = self.fork();
+        public.seed = 0;
+        public.fixed = None;
+        let mut hidden = vec![0; self.seats];
+        let mut unseen: Vec<Card> = self.stock.clone();
+        for s in 0..self.seats {
+            if s == seat || self.laid_down(s) {
+                continue;
+            }
+            let (shown, secret): (Vec<Card>, Vec<Card>) = self.hands[s]
+                .iter()
+                .partition(|c| self.known[s].contains(c));
+            hidden[s] = secret.len();
+            unseen.extend(secret);
+            public.hands[s] = shown;
+        }
+        unseen.sort_unstable();
+        public.stock.clear();
+        for (known, hand) in public.known.iter_mut().zip(&public.hands) {
+            known.retain(|c| hand.contains(c));
+        }
+        SeatState {
+            seat,
+            legal: self.legal_actions(seat),
+            public,
+            hidden,
+            stock: self.stock.len(),
+            unseen,
+        }
+    }
+}
+
+impl SeatState {
+    /// The seat this state belongs to.
+    pub fn seat(&self) -> usize {
+        self.seat
+    }
+
+    /// The ruleset.
+    pub fn rules(&self) -> &Ruleset {
+        self.public.rules()
+    }
+
+    /// The seat's view (identical to the real game's view for the seat).
+    pub fn view(&self) -> View {
+        let mut v = self.public.view(Some(self.seat));
+        v.stock = self.stock;
+        for info in &mut v.seats {
+            info.cards += self.hidden[info.seat];
+        }
+        v
+    }
+
+    /// The seat's legal actions.
+    pub fn legal_actions(&self) -> &[Action] {
+        &self.legal
+    }
+
+    /// Every card the seat has not seen (in other hands or the stock),
+    /// sorted.
+    pub fn unseen(&self) -> &[Card] {
+        &self.unseen
+    }
+
+    /// How many hidden cards `seat` holds.
+    pub fn hidden_cards(&self, seat: usize) -> usize {
+        self.hidden.get(seat).copied().unwrap_or(0)
+    }
+
+    /// The seat's own hand.
+    pub fn hand(&self) -> &[Card] {
+        self.public.hand(self.seat).unwrap_or(&[])
+    }
+
+    /// A complete game consistent with everything the seat knows: the
+    /// unseen cards shuffled into the other hands and the stock, and a new
+    /// seed for later shuffles.
+    pub fn determinize<R: Rng + ?Sized>(&self, rng: &mut R) -> Game {
+        let mut pool = self.unseen.clone();
+        pool.shuffle(rng);
+        let mut g = self.public.fork();
+        g.seed = rng.random();
+        for (s, &n) in self.hidden.iter().enumerate() {
+            let at = pool.len() - n;
+            g.hands[s].extend(pool.drain(at..));
+            g.hands[s].sort_unstable();
+        }
+        g.stock = pool;
+        g
+    }
+}
