@@ -2,6 +2,7 @@
 //! crates. Every subcommand lives in its own module; exit codes are part of
 //! the interface (see each subcommand's `--help`).
 
+mod arena_cmd;
 mod engine_cmd;
 mod json_lines;
 mod meld_cmd;
@@ -9,6 +10,7 @@ mod replay_cmd;
 mod rules_arg;
 mod rules_cmd;
 mod score_cmd;
+mod simulate_cmd;
 mod solve_cmd;
 
 use std::io::Write as _;
@@ -76,11 +78,31 @@ enum Command {
     /// {"error": "line 7: you must draw first"} and changes nothing.
     #[command(verbatim_doc_comment)]
     Engine,
+    /// Play many bot matches in parallel and summarize them.
+    ///
+    /// Example: romme simulate --rules klassisch --seats expert,heuristic --games 200
+    /// prints matches/s, actions/s and, per seat, the win rate with its 95%
+    /// interval, the match points (mean and percentiles) and the time per move.
+    /// The same --seed gives the same results with any --threads.
+    #[command(verbatim_doc_comment)]
+    Simulate(simulate_cmd::SimulateArgs),
+    /// Round robin of bot configurations with paired deals, Elo ratings and
+    /// a chart.
+    ///
+    /// Example: romme arena --rules klassisch --bots random,heuristic,expert:20ms
+    ///          --deals 100 --chart arena.svg
+    /// Each deal is played twice with the seats swapped, so the cards' luck and
+    /// the first seat's advantage cancel out.
+    #[command(verbatim_doc_comment)]
+    Arena(arena_cmd::ArenaArgs),
     /// Print a game record (from `romme engine`'s "record" or `romme
     /// simulate --out`) step by step.
     Replay {
-        /// The record file (JSON).
+        /// The record file (JSON, or JSON lines from `simulate --out`).
         file: std::path::PathBuf,
+        /// Which record of a JSON-lines file (1-based).
+        #[arg(long, default_value_t = 1)]
+        game: usize,
         /// Show only what this seat could see (other hands hidden).
         #[arg(long)]
         seat: Option<usize>,
@@ -99,7 +121,14 @@ fn main() -> ExitCode {
         Command::Score(cmd) => score_cmd::run(cmd, &mut out),
         Command::Solve { rules } => solve_cmd::run(rules),
         Command::Engine => engine_cmd::run(),
-        Command::Replay { file, seat, json } => replay_cmd::run(&file, seat, json, &mut out),
+        Command::Simulate(args) => simulate_cmd::run(&args, &mut out),
+        Command::Arena(args) => arena_cmd::run(&args, &mut out),
+        Command::Replay {
+            file,
+            game,
+            seat,
+            json,
+        } => replay_cmd::run(&file, game, seat, json, &mut out),
     };
     // A closed pipe (e.g. `| head`) is not an error worth a message.
     let mut stdout = std::io::stdout().lock();

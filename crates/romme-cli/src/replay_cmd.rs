@@ -161,11 +161,35 @@ fn describe(e: &Event) -> Option<String> {
 }
 
 /// Replay the record in `file`.
-pub fn run(file: &Path, seat: Option<usize>, json: bool, out: &mut String) -> Result<ExitCode> {
+pub fn run(
+    file: &Path,
+    game_no: usize,
+    seat: Option<usize>,
+    json: bool,
+    out: &mut String,
+) -> Result<ExitCode> {
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let record: Record = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a game record", file.display()))?;
+    // One record, or one per line (`romme simulate --out`).
+    let record: Record = match serde_json::from_str(&text) {
+        Ok(r) if game_no == 1 => r,
+        _ => {
+            let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+            let Some(line) = game_no.checked_sub(1).and_then(|i| lines.get(i)) else {
+                anyhow::bail!(
+                    "{} holds {} record(s); there is no record {game_no}",
+                    file.display(),
+                    lines.len()
+                );
+            };
+            serde_json::from_str(line).with_context(|| {
+                format!(
+                    "record {game_no} of {} is not a game record",
+                    file.display()
+                )
+            })?
+        }
+    };
     if let Some(s) = seat.filter(|&s| s >= record.seats) {
         anyhow::bail!(
             "the record has {} seats; there is no seat {s}",

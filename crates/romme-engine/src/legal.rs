@@ -8,16 +8,20 @@
 //! representative list, not every possible combination: `apply` accepts any
 //! legal action, listed or not (for example several lay-offs at once).
 
+use rand::{Rng, RngExt};
 use romme_core::meld::{Declaration, MeldChecker, MeldKind};
 use romme_core::opening::{self, OpeningAttempt};
 use romme_core::ruleset::{FinalDiscard, Ruleset, SetSuits};
 use romme_core::{Card, CardKind, Face, MeldCard, Rank};
 
-use crate::action::{Action, DrawSource};
+use crate::action::{Action, DrawSource, LayOffPart};
 use crate::game::{Game, Phase};
 
 /// Most opening combinations listed.
 pub const MAX_OPENINGS: usize = 64;
+
+/// Hands this short get the solver's way of going out as a candidate.
+const GO_OUT_HAND: usize = 5;
 
 /// Search steps spent on opening combinations.
 const OPENING_STEPS: usize = 4000;
@@ -78,6 +82,30 @@ impl Game {
     /// Every listed legal action of `seat` (empty when it is not the seat's
     /// turn or the match is over), in a fixed order.
     pub fn legal_actions(&self, seat: usize) -> Vec<Action> {
+        self.candidates(seat)
+            .into_iter()
+            .filter(|a| self.accepts(seat, a))
+            .collect()
+    }
+
+    /// One action drawn uniformly from [`Game::legal_actions`], found
+    /// without checking the whole list: candidates are drawn at random and
+    /// checked until one is legal (rejection sampling keeps the draw
+    /// uniform). `None` when there is no legal action.
+    pub fn random_legal_action<R: Rng + ?Sized>(&self, seat: usize, rng: &mut R) -> Option<Action> {
+        let mut candidates = self.candidates(seat);
+        while !candidates.is_empty() {
+            let i = rng.random_range(0..candidates.len());
+            let a = candidates.swap_remove(i);
+            if self.accepts(seat, &a) {
+                return Some(a);
+            }
+        }
+        None
+    }
+
+    /// The candidates `legal_actions` checks: unique, in a fixed order.
+    fn candidates(&self, seat: usize) -> Vec<Action> {
         if self.phase == Phase::MatchOver || !self.players.contains(&seat) {
             return Vec::new();
         }
@@ -86,10 +114,7 @@ impl Game {
             if self.window.is_none() {
                 return Vec::new();
             }
-            return [Action::Buy, Action::Knock]
-                .into_iter()
-                .filter(|a| self.fork().apply(seat, a.clone()).is_ok())
-                .collect();
+            return vec![Action::Buy, Action::Knock];
         }
         let candidates = match self.phase {
             Phase::Draw => {
@@ -119,12 +144,58 @@ impl Game {
             }
             Phase::MatchOver => Vec::new(),
         };
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = rustc_hash::FxHashSet::default();
         candidates
             .into_iter()
             .filter(|a| seen.insert(a.clone()))
-            .filter(|a| self.fork().apply(seat, a.clone()).is_ok())
             .collect()
+    }
+
+    /// With a short hand: the solver's way of going out (new melds and
+    /// lay-offs in one action, the final discard left for the next one),
+    /// which single melds and lay-offs may not reach (several lay-offs at
+    /// once where one card may not be left).
+    fn go_out_candidates(&self, seat: usize, hand: &[CardKind]) -> Vec<Action> {
+        if hand.len() > GO_OUT_HAND {
+            return Vec::new();
+        }
+        let table: Vec<Vec<MeldCard>> = self.table.iter().map(|m| m.meld_cards()).collect();
+        let Ok(Some(plan)) =
+            romme_solver::go_out(&self.rules, self.round(), &table, hand, self.opened[seat])
+        else {
+            return Vec::new();
+        };
+        if plan.lay_offs.iter().any(|l| !l.freed.is_empty()) {
+            return Vec::new();
+        }
+        let mut lay_offs = Vec::new();
+        for l in &plan.lay_offs {
+            let Some(old) = table.get(l.meld) else {
+                return Vec::new();
+            };
+            // The new cards of the meld, with their declarations.
+            let mut rest = old.clone();
+            let mut cards = Vec::new();
+            for c in &l.result {
+                match rest.iter().position(|o| o == c) {
+                    Some(i) => {
+                        rest.swap_remove(i);
+                    }
+                    None => cards.push(*c),
+                }
+            }
+            lay_offs.push(LayOffPart {
+                meld: l.meld,
+                cards,
+            });
+        }
+        if plan.melds.is_empty() && lay_offs.is_empty() {
+            return Vec::new();
+        }
+        vec![Action::Meld {
+            melds: plan.melds,
+            lay_offs,
+        }]
     }
 
     /// Candidate actions after drawing (not yet checked).
@@ -167,6 +238,7 @@ impl Game {
                 });
             }
         }
+        out.extend(self.go_out_candidates(seat, &hand));
         // Single-card lay-offs (a joker once per reading).
         let mut kinds = hand.clone();
         kinds.dedup();
@@ -253,7 +325,9 @@ fn some_play_melds(game: &Game, seat: usize, cards: &[Card]) -> bool {
         .filter(|a| matches!(a, Action::Meld { .. } | Action::LayOff { .. }))
         .any(|a| {
             let mut h = game.fork();
-            h.apply(seat, a).is_ok() && cards.iter().all(|c| !h.hands[seat].contains(c))
+            game.precheck(seat, &a).is_ok()
+                && h.act(seat, &a, &mut Vec::new()).is_ok()
+                && cards.iter().all(|c| !h.hands[seat].contains(c))
         })
 }
 

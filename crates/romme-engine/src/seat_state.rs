@@ -16,7 +16,8 @@
 //! samples is a search over what the seat considers possible.
 
 use rand::seq::SliceRandom;
-use rand::{Rng, RngExt};
+use rand::{Rng, RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use romme_core::Card;
 use romme_core::ruleset::Ruleset;
 
@@ -38,8 +39,6 @@ pub struct SeatState {
     stock: usize,
     /// Every card the seat has not seen, sorted.
     unseen: Vec<Card>,
-    /// The seat's legal actions (they depend on its own information only).
-    legal: Vec<Action>,
 }
 
 impl Game {
@@ -51,14 +50,14 @@ impl Game {
         public.fixed = None;
         let mut hidden = vec![0; self.seats];
         let mut unseen: Vec<Card> = self.stock.clone();
-        for s in 0..self.seats {
+        for (s, count) in hidden.iter_mut().enumerate() {
             if s == seat || self.laid_down(s) {
                 continue;
             }
             let (shown, secret): (Vec<Card>, Vec<Card>) = self.hands[s]
                 .iter()
                 .partition(|c| self.known[s].contains(c));
-            hidden[s] = secret.len();
+            *count = secret.len();
             unseen.extend(secret);
             public.hands[s] = shown;
         }
@@ -69,7 +68,6 @@ impl Game {
         }
         SeatState {
             seat,
-            legal: self.legal_actions(seat),
             public,
             hidden,
             stock: self.stock.len(),
@@ -99,9 +97,22 @@ impl SeatState {
         v
     }
 
-    /// The seat's legal actions.
-    pub fn legal_actions(&self) -> &[Action] {
-        &self.legal
+    /// The seat's legal actions. They depend on the seat's information
+    /// only, so they are worked out on any determinization.
+    pub fn legal_actions(&self) -> Vec<Action> {
+        self.any_sample().legal_actions(self.seat)
+    }
+
+    /// One legal action drawn uniformly (see
+    /// [`Game::random_legal_action`]), cheaper than the whole list.
+    pub fn random_legal_action<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Action> {
+        self.any_sample().random_legal_action(self.seat, rng)
+    }
+
+    /// A fixed determinization, for questions whose answer does not depend
+    /// on the hidden cards.
+    fn any_sample(&self) -> Game {
+        self.determinize(&mut ChaCha8Rng::seed_from_u64(0))
     }
 
     /// Every card the seat has not seen (in other hands or the stock),

@@ -123,7 +123,7 @@ fn check_views(game: &Game) {
     for s in 0..game.seats() {
         let state = game.seat_state(s);
         assert_eq!(state.view(), game.view(Some(s)));
-        assert_eq!(state.legal_actions(), game.legal_actions(s).as_slice());
+        assert_eq!(state.legal_actions(), game.legal_actions(s));
         let hidden: usize = (0..game.seats()).map(|o| state.hidden_cards(o)).sum();
         assert_eq!(state.unseen().len(), hidden + game.stock().len());
         let sample = state.determinize(&mut rng);

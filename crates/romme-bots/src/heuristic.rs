@@ -1,0 +1,402 @@
+//! The heuristic bot: rules of thumb a good club player follows, driven by
+//! the exact partition solver.
+//!
+//! * **Drawing.** Take the discard when the best hand after taking it (and
+//!   discarding) is clearly better than what a card from the stock is
+//!   expected to give; otherwise draw from the stock.
+//! * **Melding.** Go out whenever some play does. Otherwise make the play
+//!   that improves the hand most (deadwood first, then the points still
+//!   held), as long as it improves it; a joker is not laid off alone, and
+//!   the opening is held back while a Hand-Rommé is near and no opponent is
+//!   close to going out.
+//! * **Discarding.** The card whose loss hurts the hand least, the highest
+//!   of equals; never a joker while another card will do; not a card the
+//!   next player is known to want (it took a card of the same rank, or a
+//!   neighbour in the same suit, from the discard pile).
+//! * **Claims.** Buy or knock for a card only when it completes a meld and
+//!   lowers the deadwood by at least 10 points.
+//!
+//! The decisions work on a complete game: the bot itself passes a
+//! determinization of its [`SeatState`] (so nothing it reads there is real
+//! hidden information); the expert's playouts pass their sampled games.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use romme_core::CardKind;
+use romme_engine::{Action, DrawSource, Event, Game, Phase, SeatState};
+
+use crate::Bot;
+use crate::eval::{Eval, kinds, patience, without};
+
+/// Improvement a play must bring to be made.
+const PLAY_MARGIN: f64 = 0.5;
+/// Extra badness of laying off or discarding a joker.
+const JOKER_KEEP: f64 = 8.0;
+/// Extra badness of a discard the next player is known to want.
+const DANGER: f64 = 4.0;
+/// How much better than a stock card the discard must make the hand.
+const TAKE_MARGIN: f64 = 1.0;
+/// Stock cards sampled to estimate a stock draw.
+const STOCK_SAMPLES: usize = 4;
+
+/// The heuristic player (see the module docs).
+#[derive(Debug, Clone)]
+pub struct HeuristicBot {
+    rng: ChaCha8Rng,
+}
+
+impl HeuristicBot {
+    /// A heuristic bot with its own seed.
+    pub fn new(seed: u64) -> HeuristicBot {
+        HeuristicBot {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl Bot for HeuristicBot {
+    fn act(&mut self, state: &SeatState) -> Action {
+        let sample = state.determinize(&mut self.rng);
+        decide(&sample, state.seat(), &sample.legal_actions(state.seat()))
+    }
+
+    fn claim(&mut self, state: &SeatState) -> Option<Action> {
+        let sample = state.determinize(&mut self.rng);
+        claim(&sample, state.seat(), &sample.legal_actions(state.seat()))
+    }
+}
+
+/// The result of trying an action on a copy.
+struct Tried {
+    game: Game,
+    won: bool,
+}
+
+fn try_action(g: &Game, seat: usize, a: &Action) -> Option<Tried> {
+    let mut next = g.detached();
+    let events = next.apply(seat, a.clone()).ok()?;
+    let won = events.iter().any(|e| match e {
+        Event::GameEnded { winner, .. } => *winner == Some(seat),
+        _ => false,
+    }) || next.hand(seat).is_some_and(<[_]>::is_empty);
+    Some(Tried { game: next, won })
+}
+
+/// Cards an action takes out of the hand (an upper bound for rearranging:
+/// the whole new table).
+fn cards_out(g: &Game, a: &Action) -> usize {
+    match a {
+        Action::Meld { melds, lay_offs } => {
+            melds.iter().map(Vec::len).sum::<usize>()
+                + lay_offs.iter().map(|p| p.cards.len()).sum::<usize>()
+        }
+        Action::LayOff { cards, .. } => cards.len(),
+        Action::LayDown { melds, discard } => {
+            melds.iter().map(Vec::len).sum::<usize>() + usize::from(discard.is_some())
+        }
+        Action::Discard { .. } => 1,
+        Action::Rearrange { table } => {
+            let now: usize = g.view(None).table.iter().map(|m| m.cards.len()).sum();
+            table
+                .iter()
+                .map(Vec::len)
+                .sum::<usize>()
+                .saturating_sub(now)
+        }
+        _ => 0,
+    }
+}
+
+fn is_play(a: &Action) -> bool {
+    matches!(
+        a,
+        Action::Meld { .. }
+            | Action::LayOff { .. }
+            | Action::ExchangeJoker { .. }
+            | Action::Rearrange { .. }
+            | Action::LayDown { .. }
+    )
+}
+
+/// The heuristic's choice for `seat` on turn in the complete game `g`
+/// (`legal` is the seat's legal list).
+pub(crate) fn decide(g: &Game, seat: usize, legal: &[Action]) -> Action {
+    let Some(first) = legal.first() else {
+        return Action::EndTurn;
+    };
+    if legal.len() == 1 {
+        return first.clone();
+    }
+    let rules = g.rules();
+    let eval = Eval::new(rules, g.round());
+    let hand = kinds(g.hand(seat).unwrap_or(&[]));
+    // The solo patience: the placement that leaves the hands best.
+    if g.view(Some(seat)).patience.is_some() {
+        return best_by(g, seat, legal, |t| patience(&t.game)).unwrap_or_else(|| first.clone());
+    }
+    // Going out now.
+    for a in legal {
+        let could = matches!(a, Action::CallRomme { .. }) || cards_out(g, a) + 1 >= hand.len();
+        if could && try_action(g, seat, a).is_some_and(|t| t.won) {
+            return a.clone();
+        }
+    }
+    // The best improving play.
+    if let Some(a) = best_play(g, seat, legal, &eval, &hand) {
+        return a;
+    }
+    if legal.iter().any(|a| matches!(a, Action::Draw { .. })) {
+        return draw(g, seat, legal, &eval, &hand);
+    }
+    if let Some(a) = discard(g, seat, legal, &eval, &hand) {
+        return a;
+    }
+    legal
+        .iter()
+        .find(|a| matches!(a, Action::EndTurn))
+        .unwrap_or(first)
+        .clone()
+}
+
+/// The legal action whose trial scores lowest under `score`.
+fn best_by(
+    g: &Game,
+    seat: usize,
+    legal: &[Action],
+    score: impl Fn(&Tried) -> f64,
+) -> Option<Action> {
+    let mut best: Option<(f64, &Action)> = None;
+    for a in legal {
+        if let Some(t) = try_action(g, seat, a) {
+            let v = score(&t);
+            if best.is_none_or(|(b, _)| v < b) {
+                best = Some((v, a));
+            }
+        }
+    }
+    best.map(|(_, a)| a.clone())
+}
+
+/// The play that improves the hand most, if any does.
+fn best_play(
+    g: &Game,
+    seat: usize,
+    legal: &[Action],
+    eval: &Eval,
+    hand: &[CardKind],
+) -> Option<Action> {
+    let plays: Vec<&Action> = legal.iter().filter(|a| is_play(a)).collect();
+    if plays.is_empty() {
+        return None;
+    }
+    let view = g.view(Some(seat));
+    let opened = view.seats.get(seat).is_some_and(|s| s.opened);
+    let rules = g.rules();
+    if !opened && hold_back(g, seat, eval, hand) {
+        return None;
+    }
+    // Concealed play: lay down when little is left.
+    if rules.concealed.enabled {
+        return plays
+            .iter()
+            .filter_map(|a| {
+                let t = try_action(g, seat, a)?;
+                let rest = kinds(t.game.hand(seat).unwrap_or(&[]));
+                let left = f64::from(eval.deadwood(&rest).0);
+                (left <= 10.0).then_some((left, *a))
+            })
+            .min_by(|x, y| x.0.total_cmp(&y.0))
+            .map(|(_, a)| a.clone());
+    }
+    let base = eval.hand(hand);
+    let mut best: Option<(f64, &Action)> = None;
+    for a in plays {
+        let Some(t) = try_action(g, seat, a) else {
+            continue;
+        };
+        let after = kinds(t.game.hand(seat).unwrap_or(&[]));
+        let mut v = eval.hand(&after);
+        if let Action::LayOff { cards, .. } = a {
+            if cards.iter().all(|c| c.card.is_joker()) && after.len() > 3 {
+                v += JOKER_KEEP;
+            }
+        }
+        if v < base - PLAY_MARGIN && best.is_none_or(|(b, _)| v < b) {
+            best = Some((v, a));
+        }
+    }
+    best.map(|(_, a)| a.clone())
+}
+
+/// Hold back the opening: a Hand-Rommé pays extra and is near, it is early
+/// in the game, and no opponent is close to going out.
+fn hold_back(g: &Game, seat: usize, eval: &Eval, hand: &[CardKind]) -> bool {
+    let rules = g.rules();
+    if !rules.hand_romme.enabled || rules.scoring.hand_romme_multiplier < 2 {
+        return false;
+    }
+    let view = g.view(Some(seat));
+    let danger = view
+        .seats
+        .iter()
+        .any(|s| s.seat != seat && s.playing && s.cards <= 5);
+    // Early in the game only: about the first four rounds.
+    let early = view.discard.len() < 4 * view.seats.len();
+    early && !danger && eval.deadwood(hand).0 <= 15
+}
+
+/// Stock or discard pile.
+fn draw(g: &Game, seat: usize, legal: &[Action], eval: &Eval, hand: &[CardKind]) -> Action {
+    let stock = legal
+        .iter()
+        .find(|a| {
+            matches!(
+                a,
+                Action::Draw {
+                    from: DrawSource::Stock | DrawSource::Pile(_)
+                }
+            )
+        })
+        .cloned();
+    let take = Action::Draw {
+        from: DrawSource::Discard,
+    };
+    let top = g.view(Some(seat)).discard.last().copied();
+    if let (true, Some(top)) = (legal.contains(&take), top) {
+        let with = after_best_discard(eval, hand, top, Some(top));
+        // The stock of a determinized game is a random order of the unseen
+        // cards: its top cards are samples of what a stock draw gives.
+        let samples: Vec<CardKind> = g
+            .stock()
+            .iter()
+            .rev()
+            .take(STOCK_SAMPLES)
+            .map(|c| c.kind())
+            .collect();
+        let expected = if samples.is_empty() {
+            eval.hand(hand)
+        } else {
+            samples
+                .iter()
+                .map(|&x| after_best_discard(eval, hand, x, None))
+                .sum::<f64>()
+                / samples.len() as f64
+        };
+        if with < expected - TAKE_MARGIN || stock.is_none() {
+            return take;
+        }
+    }
+    stock.unwrap_or_else(|| legal[0].clone())
+}
+
+/// The hand's value after adding `card` and discarding the best other card
+/// (`keep`: a card that may not be discarded).
+fn after_best_discard(
+    eval: &Eval,
+    hand: &[CardKind],
+    card: CardKind,
+    keep: Option<CardKind>,
+) -> f64 {
+    let mut h = hand.to_vec();
+    h.push(card);
+    let mut kinds = h.clone();
+    kinds.sort_unstable();
+    kinds.dedup();
+    kinds
+        .iter()
+        .filter(|&&k| Some(k) != keep || h.iter().filter(|&&x| x == k).count() > 1)
+        .map(|&k| eval.hand(&without(&h, k)))
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The discard (or call of Rommé).
+fn discard(
+    g: &Game,
+    seat: usize,
+    legal: &[Action],
+    eval: &Eval,
+    hand: &[CardKind],
+) -> Option<Action> {
+    if let Some(call) = legal.iter().find(|a| matches!(a, Action::CallRomme { .. })) {
+        return Some(call.clone());
+    }
+    let wanted = wanted_by_next(g, seat);
+    let mut best: Option<(f64, &Action)> = None;
+    for a in legal {
+        let Action::Discard { card } = a else {
+            continue;
+        };
+        let mut v = eval.hand(&without(hand, *card)) - 0.01 * f64::from(eval.points(*card));
+        if card.is_joker() {
+            v += JOKER_KEEP * 2.0;
+        }
+        if wanted.iter().any(|w| related(*w, *card)) {
+            v += DANGER;
+        }
+        if best.is_none_or(|(b, _)| v < b) {
+            best = Some((v, a));
+        }
+    }
+    best.map(|(_, a)| a.clone())
+}
+
+/// Cards the next playing seat is known to hold (taken from the discard
+/// pile, bought).
+fn wanted_by_next(g: &Game, seat: usize) -> Vec<CardKind> {
+    let view = g.view(Some(seat));
+    let playing: Vec<usize> = view
+        .seats
+        .iter()
+        .filter(|s| s.playing)
+        .map(|s| s.seat)
+        .collect();
+    let next = playing
+        .iter()
+        .copied()
+        .find(|&s| s > seat)
+        .or_else(|| playing.first().copied());
+    match next {
+        Some(n) if n != seat => view.seats[n].known.clone(),
+        _ => Vec::new(),
+    }
+}
+
+/// Same rank, or a neighbour (within two) in the same suit.
+fn related(a: CardKind, b: CardKind) -> bool {
+    match (a.face(), b.face()) {
+        (Some(x), Some(y)) => {
+            x.rank == y.rank || (x.suit == y.suit && (x.rank as i32 - y.rank as i32).abs() <= 2)
+        }
+        _ => false,
+    }
+}
+
+/// Out of turn: buy or knock for the discarded card when it completes a
+/// meld and lowers the deadwood by at least 10.
+pub(crate) fn claim(g: &Game, seat: usize, legal: &[Action]) -> Option<Action> {
+    let a = legal.first()?;
+    let card = g.view(Some(seat)).discard.last().copied()?;
+    let eval = Eval::new(g.rules(), g.round());
+    let hand = kinds(g.hand(seat).unwrap_or(&[]));
+    let (now, melded) = eval.deadwood(&hand);
+    let mut with = hand.clone();
+    with.push(card);
+    let (then, melded_then) = eval.deadwood(&with);
+    (melded_then > melded && then + 10 <= now).then(|| a.clone())
+}
+
+/// Play a heuristic move for `seat` in a complete game (the expert's
+/// playouts): a claim out of turn, else its move on turn.
+pub(crate) fn playout_step(g: &Game, seat: usize) -> Option<Action> {
+    let legal = g.legal_actions(seat);
+    if legal.is_empty() {
+        return None;
+    }
+    if g.turn() != Some(seat) {
+        return claim(g, seat, &legal);
+    }
+    if g.phase() == Phase::MatchOver {
+        return None;
+    }
+    Some(decide(g, seat, &legal))
+}

@@ -1,0 +1,145 @@
+//! Playing a match with one bot per seat: claims out of turn, then the seat
+//! on turn, each bot seeing only its [`SeatState`] and its filtered events.
+
+use std::time::{Duration, Instant};
+
+use romme_core::scoring::sheet::Standing;
+use romme_engine::{Action, ActionError, Game, Phase};
+
+use crate::Bot;
+
+/// A bot did something the engine refused, or the match did not end.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PlayError {
+    /// A bot chose an illegal action.
+    #[error("seat {seat} chose an illegal action {action:?}: {error}")]
+    Illegal {
+        /// The seat.
+        seat: usize,
+        /// What it chose.
+        action: Box<Action>,
+        /// The engine's reason.
+        error: Box<ActionError>,
+    },
+    /// The game could not be set up (ruleset, seats).
+    #[error("cannot start the game: {0}")]
+    Setup(String),
+    /// The seat on turn had no legal action (an engine defect).
+    #[error("seat {0} has no legal action")]
+    Stuck(usize),
+    /// The bots needs more bots than seats, or fewer.
+    #[error("{bots} bots for {seats} seats")]
+    SeatCount {
+        /// Bots given.
+        bots: usize,
+        /// Seats in the game.
+        seats: usize,
+    },
+}
+
+/// How a match went.
+#[derive(Debug, Clone)]
+pub struct MatchResult {
+    /// Whether the match reached its end (false: stopped at the action
+    /// limit).
+    pub finished: bool,
+    /// Games played (Five Crowns: rounds).
+    pub games: usize,
+    /// Actions applied (turn actions and claims).
+    pub actions: usize,
+    /// Final standings, best first.
+    pub standings: Vec<Standing>,
+    /// Time each seat's bot spent deciding, and how many decisions.
+    pub think: Vec<(Duration, usize)>,
+    /// Every single decision's time per seat (for medians and tails).
+    pub decisions: Vec<Vec<Duration>>,
+}
+
+/// Play `game` to the end of its match (at most `max_actions` actions)
+/// with `bots[seat]` for each seat.
+pub fn play_match(
+    game: &mut Game,
+    bots: &mut [Box<dyn Bot>],
+    max_actions: usize,
+) -> Result<MatchResult, PlayError> {
+    let seats = game.seats();
+    if bots.len() != seats {
+        return Err(PlayError::SeatCount {
+            bots: bots.len(),
+            seats,
+        });
+    }
+    let mut decisions: Vec<Vec<Duration>> = vec![Vec::new(); seats];
+    let mut actions = 0;
+    let mut seen = 0;
+    // The deal's events.
+    deliver(game, bots, &mut seen);
+    while game.phase() != Phase::MatchOver && actions < max_actions {
+        // Out of turn: seats after the discarder may claim the card.
+        for other in 0..seats {
+            if Some(other) == game.turn() || game.legal_actions(other).is_empty() {
+                continue;
+            }
+            let state = game.seat_state(other);
+            let t0 = Instant::now();
+            let choice = bots[other].claim(&state);
+            decisions[other].push(t0.elapsed());
+            if let Some(action) = choice {
+                apply(game, other, action)?;
+                actions += 1;
+                deliver(game, bots, &mut seen);
+            }
+        }
+        let Some(seat) = game.turn() else {
+            break;
+        };
+        let state = game.seat_state(seat);
+        let t0 = Instant::now();
+        let action = bots[seat].act(&state);
+        decisions[seat].push(t0.elapsed());
+        if let Err(e) = apply(game, seat, action) {
+            // A bot's fallback on an empty list: say the engine is stuck.
+            if game.legal_actions(seat).is_empty() {
+                return Err(PlayError::Stuck(seat));
+            }
+            return Err(e);
+        }
+        actions += 1;
+        deliver(game, bots, &mut seen);
+    }
+    let think = decisions
+        .iter()
+        .map(|d| (d.iter().sum(), d.len()))
+        .collect();
+    Ok(MatchResult {
+        finished: game.phase() == Phase::MatchOver,
+        games: game.sheet().games().len(),
+        actions,
+        standings: game.sheet().standings(game.rules(), game.seed()),
+        think,
+        decisions,
+    })
+}
+
+fn apply(game: &mut Game, seat: usize, action: Action) -> Result<(), PlayError> {
+    game.apply(seat, action.clone())
+        .map(|_| ())
+        .map_err(|error| PlayError::Illegal {
+            seat,
+            action: Box::new(action),
+            error: Box::new(error),
+        })
+}
+
+/// Hand every bot the events since `seen`, filtered for its seat.
+fn deliver(game: &Game, bots: &mut [Box<dyn Bot>], seen: &mut usize) {
+    let new = &game.events()[*seen..];
+    if new.is_empty() {
+        return;
+    }
+    for (seat, bot) in bots.iter_mut().enumerate() {
+        let filtered: Vec<_> = new.iter().map(|e| e.for_viewer(Some(seat))).collect();
+        bot.observe(&filtered);
+    }
+    *seen = game.events().len();
+}

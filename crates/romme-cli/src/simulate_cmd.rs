@@ -1,0 +1,158 @@
+//! `romme simulate`: many bot matches in parallel, a progress bar, then a
+//! summary (text or `--json`); `--out` writes every match's record.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use romme_bots::BotSpec;
+use romme_bots::sim::{SimConfig, Summary, simulate, summarize};
+
+use crate::rules_arg::resolve_rules;
+
+/// Arguments of `romme simulate`.
+#[derive(Debug, clap::Args)]
+pub struct SimulateArgs {
+    /// Ruleset: a preset name or a TOML file.
+    #[arg(long, short, default_value = "klassisch")]
+    pub rules: String,
+    /// One bot per seat, comma-separated: random, heuristic, expert,
+    /// expert:50ms (time per move), expert:400it (playouts per move).
+    #[arg(long, default_value = "heuristic,heuristic")]
+    pub seats: String,
+    /// Matches to play (a match is what the ruleset calls one: a single
+    /// game, Five Crowns' 11 rounds, a Wiener elimination, …).
+    #[arg(long, short, default_value_t = 100)]
+    pub games: usize,
+    /// Seed of the run; the same seed gives the same results with any
+    /// number of threads.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long, short, default_value_t = 0)]
+    pub threads: usize,
+    /// A match stops unfinished after this many actions.
+    #[arg(long, default_value_t = 20_000)]
+    pub max_actions: usize,
+    /// Print one JSON object instead of the text summary.
+    #[arg(long)]
+    pub json: bool,
+    /// Write every match's record as one JSON line (read by `romme replay
+    /// FILE --game N`).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// Parse a comma-separated list of bot levels.
+pub fn parse_bots(list: &str) -> Result<Vec<BotSpec>> {
+    let specs = list
+        .split(',')
+        .map(|s| s.trim().parse::<BotSpec>())
+        .collect::<Result<Vec<_>, _>>()?;
+    if specs.is_empty() {
+        bail!("no bots given");
+    }
+    Ok(specs)
+}
+
+/// A progress bar on stderr (hidden when stderr is not a terminal).
+pub fn progress_bar(len: usize, what: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len as u64);
+    if let Ok(style) = ProgressStyle::with_template(&format!(
+        "{{spinner}} {what} {{bar:40}} {{pos}}/{{len}} [{{elapsed_precise}}, {{eta}} left]"
+    )) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Run `romme simulate`.
+pub fn run(args: &SimulateArgs, out: &mut String) -> Result<ExitCode> {
+    let rules = resolve_rules(&args.rules)?.ruleset;
+    let seats = parse_bots(&args.seats)?;
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let cfg = SimConfig {
+        rules,
+        seats,
+        matches: args.games,
+        seed: args.seed,
+        max_actions: args.max_actions,
+        keep_records: args.out.is_some(),
+    };
+    let bar = progress_bar(args.games, "matches");
+    let t0 = Instant::now();
+    let outcomes = simulate(&cfg, args.threads, &|| bar.inc(1))?;
+    let seconds = t0.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    if let Some(path) = &args.out {
+        let mut file = std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .with_context(|| format!("cannot create {}", path.display()))?,
+        );
+        for o in &outcomes {
+            if let Some(r) = &o.record {
+                serde_json::to_writer(&mut file, r)?;
+                writeln!(file)?;
+            }
+        }
+        file.flush()
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let summary = summarize(&cfg, &outcomes, seconds);
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&summary)?)?;
+    } else {
+        text(&summary, out)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn text(s: &Summary, out: &mut String) -> Result<()> {
+    writeln!(
+        out,
+        "{}: {} matches ({} finished, {} games), {} actions in {:.2} s: {:.1} matches/s, {:.0} actions/s, {:.0} actions per match",
+        s.rules,
+        s.games,
+        s.finished,
+        s.games_played,
+        s.actions,
+        s.seconds,
+        s.games_per_second,
+        s.actions_per_second,
+        s.mean_actions
+    )?;
+    writeln!(
+        out,
+        "{:<5} {:<14} {:>7} {:>22} {:>9} {:>28} {:>16}",
+        "seat",
+        "bot",
+        "wins",
+        "win rate (95% CI)",
+        "points",
+        "points p10/p25/p50/p75/p90",
+        "ms/move med/p99"
+    )?;
+    for seat in &s.seats {
+        let p = seat.points_percentiles;
+        writeln!(
+            out,
+            "{:<5} {:<14} {:>7.1} {:>6.1}% [{:>5.1}%, {:>5.1}%] {:>9.1} {:>28} {:>16}",
+            seat.seat,
+            seat.bot,
+            seat.wins,
+            seat.win_rate.rate * 100.0,
+            seat.win_rate.low * 100.0,
+            seat.win_rate.high * 100.0,
+            seat.mean_points,
+            format!("{}/{}/{}/{}/{}", p[0], p[1], p[2], p[3], p[4]),
+            format!("{:.2}/{:.2}", seat.decision_ms_median, seat.decision_ms_p99),
+        )?;
+    }
+    Ok(())
+}
