@@ -23,6 +23,7 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use romme_core::CardKind;
+use romme_core::ruleset::FinalDiscard;
 use romme_engine::{Action, DrawSource, Event, Game, Phase, SeatState};
 
 use crate::Bot;
@@ -209,12 +210,19 @@ fn best_play(
             .map(|(_, a)| a.clone());
     }
     let base = eval.hand(hand);
+    // Without a final discard the turn still ends with a discard: a play
+    // that leaves two cards leaves one after it, and a single card goes out
+    // only with the next card drawn. Keep two for a meld of three.
+    let keep_two = rules.going_out.final_discard == FinalDiscard::Never;
     let mut best: Option<(f64, &Action)> = None;
     for a in plays {
         let Some(t) = try_action(g, seat, a) else {
             continue;
         };
         let after = kinds(t.game.hand(seat).unwrap_or(&[]));
+        if keep_two && after.len() == 2 {
+            continue;
+        }
         let mut v = eval.hand(&after);
         if let Action::LayOff { cards, .. } = a {
             if cards.iter().all(|c| c.card.is_joker()) && after.len() > 3 {
@@ -326,7 +334,14 @@ fn discard(
         let Action::Discard { card } = a else {
             continue;
         };
-        let mut v = eval.hand(&without(hand, *card)) - 0.01 * f64::from(eval.points(*card));
+        let rest = without(hand, *card);
+        let mut v = eval.hand(&rest) - 0.01 * f64::from(eval.points(*card));
+        if let [x, y] = rest[..] {
+            // Two cards left: a pair or neighbours wait for a third.
+            if related(x, y) || x.is_joker() || y.is_joker() {
+                v -= DANGER;
+            }
+        }
         if card.is_joker() {
             v += JOKER_KEEP * 2.0;
         }
