@@ -116,14 +116,18 @@ impl Bot for ExpertBot {
         let start = Instant::now();
         let mut totals = vec![0.0f64; candidates.len()];
         let mut rounds = 0u32;
+        // The longest round so far: a round that would end past the budget
+        // is not started.
+        let mut longest = Duration::ZERO;
         loop {
             match self.budget {
-                Budget::Time(d) if rounds > 0 && start.elapsed() >= d => break,
+                Budget::Time(d) if rounds > 0 && start.elapsed() + longest >= d => break,
                 Budget::Iterations(n) if rounds as usize * candidates.len() >= n as usize => {
                     break;
                 }
                 _ => {}
             }
+            let round_start = Instant::now();
             let sample = state.determinize(&mut self.rng);
             for (i, c) in candidates.iter().enumerate() {
                 let mut g = sample.detached();
@@ -134,6 +138,7 @@ impl Bot for ExpertBot {
                 totals[i] += playout(&mut g, seat);
             }
             rounds += 1;
+            longest = longest.max(round_start.elapsed());
         }
         let best = totals
             .iter()
