@@ -24,7 +24,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use romme_core::CardKind;
 use romme_core::ruleset::FinalDiscard;
-use romme_engine::{Action, DrawSource, Event, Game, Phase, SeatState};
+use romme_engine::{Action, DrawSource, Event, Game, Phase, SeatState, View};
 
 use crate::Bot;
 use crate::eval::{Eval, kinds, patience, without};
@@ -132,7 +132,8 @@ pub(crate) fn decide(g: &Game, seat: usize, legal: &[Action]) -> Action {
     let eval = Eval::new(rules, g.round());
     let hand = kinds(g.hand(seat).unwrap_or(&[]));
     // The solo patience: the placement that leaves the hands best.
-    if g.view(Some(seat)).patience.is_some() {
+    let view = g.view(Some(seat));
+    if view.patience.is_some() {
         return best_by(g, seat, legal, |t| patience(&t.game)).unwrap_or_else(|| first.clone());
     }
     // Going out now.
@@ -143,13 +144,13 @@ pub(crate) fn decide(g: &Game, seat: usize, legal: &[Action]) -> Action {
         }
     }
     // The best improving play.
-    if let Some(a) = best_play(g, seat, legal, &eval, &hand) {
+    if let Some(a) = best_play(g, &view, seat, legal, &eval, &hand) {
         return a;
     }
     if legal.iter().any(|a| matches!(a, Action::Draw { .. })) {
-        return draw(g, seat, legal, &eval, &hand);
+        return draw(g, &view, legal, &eval, &hand);
     }
-    if let Some(a) = discard(g, seat, legal, &eval, &hand) {
+    if let Some(a) = discard(&view, seat, legal, &eval, &hand) {
         return a;
     }
     legal
@@ -181,6 +182,7 @@ fn best_by(
 /// The play that improves the hand most, if any does.
 fn best_play(
     g: &Game,
+    view: &View,
     seat: usize,
     legal: &[Action],
     eval: &Eval,
@@ -190,10 +192,9 @@ fn best_play(
     if plays.is_empty() {
         return None;
     }
-    let view = g.view(Some(seat));
     let opened = view.seats.get(seat).is_some_and(|s| s.opened);
     let rules = g.rules();
-    if !opened && hold_back(g, seat, eval, hand) {
+    if !opened && hold_back(g, view, seat, eval, hand) {
         return None;
     }
     // Concealed play: lay down when little is left.
@@ -238,12 +239,11 @@ fn best_play(
 
 /// Hold back the opening: a Hand-Rommé pays extra and is near, it is early
 /// in the game, and no opponent is close to going out.
-fn hold_back(g: &Game, seat: usize, eval: &Eval, hand: &[CardKind]) -> bool {
+fn hold_back(g: &Game, view: &View, seat: usize, eval: &Eval, hand: &[CardKind]) -> bool {
     let rules = g.rules();
     if !rules.hand_romme.enabled || rules.scoring.hand_romme_multiplier < 2 {
         return false;
     }
-    let view = g.view(Some(seat));
     let danger = view
         .seats
         .iter()
@@ -254,7 +254,7 @@ fn hold_back(g: &Game, seat: usize, eval: &Eval, hand: &[CardKind]) -> bool {
 }
 
 /// Stock or discard pile.
-fn draw(g: &Game, seat: usize, legal: &[Action], eval: &Eval, hand: &[CardKind]) -> Action {
+fn draw(g: &Game, view: &View, legal: &[Action], eval: &Eval, hand: &[CardKind]) -> Action {
     let stock = legal
         .iter()
         .find(|a| {
@@ -269,7 +269,7 @@ fn draw(g: &Game, seat: usize, legal: &[Action], eval: &Eval, hand: &[CardKind])
     let take = Action::Draw {
         from: DrawSource::Discard,
     };
-    let top = g.view(Some(seat)).discard.last().copied();
+    let top = view.discard.last().copied();
     if let (true, Some(top)) = (legal.contains(&take), top) {
         let with = after_best_discard(eval, hand, top, Some(top));
         // The stock of a determinized game is a random order of the unseen
@@ -319,7 +319,7 @@ fn after_best_discard(
 
 /// The discard (or call of Rommé).
 fn discard(
-    g: &Game,
+    view: &View,
     seat: usize,
     legal: &[Action],
     eval: &Eval,
@@ -328,7 +328,7 @@ fn discard(
     if let Some(call) = legal.iter().find(|a| matches!(a, Action::CallRomme { .. })) {
         return Some(call.clone());
     }
-    let wanted = wanted_by_next(g, seat);
+    let wanted = wanted_by_next(view, seat);
     let mut best: Option<(f64, &Action)> = None;
     for a in legal {
         let Action::Discard { card } = a else {
@@ -357,8 +357,7 @@ fn discard(
 
 /// Cards the next playing seat is known to hold (taken from the discard
 /// pile, bought).
-fn wanted_by_next(g: &Game, seat: usize) -> Vec<CardKind> {
-    let view = g.view(Some(seat));
+fn wanted_by_next(view: &View, seat: usize) -> Vec<CardKind> {
     let playing: Vec<usize> = view
         .seats
         .iter()

@@ -147,9 +147,15 @@ pub fn simulate(
             })
             .collect::<Result<Vec<_>, _>>()
     };
+    on_threads(threads, run)
+}
+
+/// Run `f` on a pool of `threads` threads (0: all cores; the global pool
+/// if a pool cannot be built).
+pub fn on_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
     match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) => pool.install(run),
-        Err(_) => run(),
+        Ok(pool) => pool.install(f),
+        Err(_) => f(),
     }
 }
 

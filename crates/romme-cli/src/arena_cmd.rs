@@ -9,6 +9,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use plotters::prelude::*;
 use romme_bots::arena::{ArenaReport, arena, report};
+use romme_bots::sim::on_threads;
 
 use crate::rules_arg::resolve_rules;
 use crate::simulate_cmd::{parse_bots, progress_bar};
@@ -74,13 +75,7 @@ pub fn run(args: &ArenaArgs, out: &mut String) -> Result<ExitCode> {
             &|| bar.inc(1),
         )
     };
-    let duels = match rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
-        .build()
-    {
-        Ok(pool) => pool.install(run),
-        Err(_) => run(),
-    }?;
+    let duels = on_threads(args.threads, run)?;
     bar.finish_and_clear();
     let rep = report(
         &rules,
