@@ -10,6 +10,7 @@ mod replay_cmd;
 mod rules_arg;
 mod rules_cmd;
 mod score_cmd;
+mod serve_cmd;
 mod simulate_cmd;
 mod solve_cmd;
 
@@ -78,6 +79,23 @@ enum Command {
     /// {"error": "line 7: you must draw first"} and changes nothing.
     #[command(verbatim_doc_comment)]
     Engine,
+    /// Run the game server: lobby, tables, bots, the web client, on an
+    /// embedded SQLite file by default.
+    ///
+    /// Example: romme serve --bind 127.0.0.1:8080 --database-url sqlite:romme.db
+    /// then open http://127.0.0.1:8080 (GET /healthz, /version, /metrics;
+    /// the WebSocket protocol is described in PROTOCOL.md). Every acknowledged
+    /// action is on disk: after a crash, start it again and running games go on.
+    #[command(verbatim_doc_comment)]
+    Serve(serve_cmd::ServeArgs),
+    /// Load a running server on this machine with many bot-driven players.
+    ///
+    /// Example: romme loadtest --url ws://127.0.0.1:8080/ws --tables 500 --duration 60
+    /// opens four WebSocket players per table, plays for the given seconds and
+    /// reports actions/s, errors and round-trip percentiles (--json for scripts).
+    /// Loopback addresses only; it stops by itself.
+    #[command(verbatim_doc_comment)]
+    Loadtest(serve_cmd::LoadtestArgs),
     /// Play many bot matches in parallel and summarize them.
     ///
     /// Example: romme simulate --rules klassisch --seats expert,heuristic --games 200
@@ -121,6 +139,8 @@ fn main() -> ExitCode {
         Command::Score(cmd) => score_cmd::run(cmd, &mut out),
         Command::Solve { rules } => solve_cmd::run(rules),
         Command::Engine => engine_cmd::run(),
+        Command::Serve(args) => serve_cmd::serve(&args),
+        Command::Loadtest(args) => serve_cmd::loadtest(&args, &mut out),
         Command::Simulate(args) => simulate_cmd::run(&args, &mut out),
         Command::Arena(args) => arena_cmd::run(&args, &mut out),
         Command::Replay {

@@ -1,0 +1,168 @@
+//! `romme serve` and `romme loadtest`: argument parsing and output only;
+//! the server and the load generator live in `romme-server`.
+
+use std::fmt::Write as _;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use romme_server::ServerConfig;
+use romme_server::loadtest::{self, LoadConfig};
+
+/// `romme serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address and port to listen on (0.0.0.0:8080 to let others in).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub bind: SocketAddr,
+    /// Database: sqlite:FILE (created if missing) or postgres://user:pw@host/db.
+    #[arg(long, default_value = "sqlite:romme.db", env = "ROMME_DATABASE_URL")]
+    pub database_url: String,
+    /// The built web client (default: web/dist when it exists).
+    #[arg(long)]
+    pub web: Option<PathBuf>,
+    /// Largest client message in bytes; bigger ones are rejected.
+    #[arg(long, default_value_t = 8192)]
+    pub max_message: usize,
+    /// WebSocket connections allowed per IP address.
+    #[arg(long, default_value_t = 256)]
+    pub max_connections_per_ip: usize,
+    /// Messages a second a connection may send on average (bursts of three
+    /// times as many).
+    #[arg(long, default_value_t = 20.0)]
+    pub message_rate: f64,
+    /// Close connections silent for this many seconds (pings keep live
+    /// clients talking).
+    #[arg(long, default_value_t = 60)]
+    pub idle_seconds: u64,
+    /// Another origin whose pages may connect (repeat for more); the
+    /// server's own origin is always allowed.
+    #[arg(long)]
+    pub allow_origin: Vec<String>,
+}
+
+/// `romme serve`: runs until Ctrl-C.
+pub fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
+    init_logs();
+    let web_dir = args.web.clone().or_else(|| {
+        let d = PathBuf::from("web/dist");
+        d.join("index.html").exists().then_some(d)
+    });
+    let config = ServerConfig {
+        bind: args.bind,
+        database_url: args.database_url.clone(),
+        web_dir,
+        max_message: args.max_message,
+        idle_timeout: Duration::from_secs(args.idle_seconds.max(5)),
+        ping_interval: Duration::from_secs((args.idle_seconds / 3).max(1)),
+        message_rate: args.message_rate,
+        message_burst: args.message_rate * 3.0,
+        max_connections_per_ip: args.max_connections_per_ip,
+        allowed_origins: args.allow_origin.clone(),
+        time_scale: 1.0,
+    };
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    runtime.block_on(async move {
+        let server = romme_server::start(config)
+            .await
+            .context("starting the server")?;
+        eprintln!(
+            "romme: serving on http://{} ({} running tables resumed); Ctrl-C stops",
+            server.addr, server.resumed
+        );
+        tokio::select! {
+            r = tokio::signal::ctrl_c() => {
+                r.context("waiting for Ctrl-C")?;
+                eprintln!("romme: stopping");
+            }
+            r = async { tokio::time::sleep(Duration::MAX).await } => r,
+        }
+        // Everything acknowledged is already stored; no flush needed.
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+fn init_logs() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("ROMME_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// `romme loadtest`.
+#[derive(Debug, Args)]
+pub struct LoadtestArgs {
+    /// The server's WebSocket URL (loopback only).
+    #[arg(long, default_value = "ws://127.0.0.1:8080/ws")]
+    pub url: String,
+    /// Tables to open, four player connections each.
+    #[arg(long, default_value_t = 100)]
+    pub tables: usize,
+    /// Seconds to play once all tables have started.
+    #[arg(long, default_value_t = 30)]
+    pub duration: u64,
+    /// Milliseconds each player waits before acting (a person thinks).
+    #[arg(long, default_value_t = 1000)]
+    pub think_ms: u64,
+    /// Ruleset preset the tables play.
+    #[arg(long, default_value = "klassisch")]
+    pub rules: String,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `romme loadtest`.
+pub fn loadtest(args: &LoadtestArgs, out: &mut String) -> anyhow::Result<ExitCode> {
+    let config = LoadConfig {
+        url: args.url.clone(),
+        tables: args.tables,
+        duration: Duration::from_secs(args.duration),
+        think: Duration::from_millis(args.think_ms),
+        preset: args.rules.clone(),
+    };
+    let bar = if args.json {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(args.tables as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("setting up tables {bar:30} {pos}/{len}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let b = bar.clone();
+    let report = runtime.block_on(loadtest::run(config, move |n| b.set_position(n as u64)))?;
+    bar.finish_and_clear();
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string(&report)?)?;
+    } else {
+        writeln!(
+            out,
+            "{} tables, {} connections, {:.0} s: {} actions ({:.0}/s), {} errors\n\
+             round trip p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms (set-up {:.1} s)",
+            report.tables,
+            report.connections,
+            report.seconds,
+            report.actions,
+            report.actions_per_second,
+            report.errors,
+            report.p50_ms,
+            report.p90_ms,
+            report.p99_ms,
+            report.max_ms,
+            report.setup_seconds
+        )?;
+    }
+    Ok(if report.errors == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

@@ -1,0 +1,504 @@
+//! Persistence through sqlx: one code path for SQLite (the default, an
+//! embedded file) and PostgreSQL, schema in `migrations/`.
+//!
+//! Writes that must be durable before a client hears "done" (table entries,
+//! new tables) go through one writer task that commits many requests in one
+//! transaction (group commit) and answers each request only after the
+//! commit returned. SQLite runs in WAL mode with `synchronous = FULL`, so a
+//! committed entry survives `kill -9` and power loss.
+
+use std::str::FromStr;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::{AnyPool, Executor, Row};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::table::{Entry, MatchSummary, TableConfig};
+
+/// A storage failure.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database refused or failed.
+    #[error("database: {0}")]
+    Db(#[from] sqlx::Error),
+    /// Migrations failed.
+    #[error("database migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A stored row could not be read back.
+    #[error("stored data is damaged: {0}")]
+    Corrupt(String),
+    /// The writer task is gone (the server is shutting down).
+    #[error("the database writer stopped")]
+    WriterGone,
+    /// The account name is taken.
+    #[error("the name '{0}' already belongs to an account")]
+    NameTaken(String),
+}
+
+/// One durable write.
+#[derive(Debug, Clone)]
+pub enum Write {
+    /// A new table.
+    Table {
+        /// Id.
+        id: String,
+        /// Configuration (JSON).
+        config: String,
+    },
+    /// A table entry, number `n` (1-based).
+    Entry {
+        /// Table id.
+        table: String,
+        /// Entry number.
+        n: u64,
+        /// The entry (JSON).
+        entry: String,
+    },
+    /// A table's status.
+    Status {
+        /// Table id.
+        table: String,
+        /// New status.
+        status: &'static str,
+    },
+}
+
+struct WriteRequest {
+    writes: Vec<Write>,
+    done: oneshot::Sender<Result<(), String>>,
+}
+
+/// A player row.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct PlayerRow {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Has a password.
+    pub account: bool,
+    /// Rating.
+    pub rating: f64,
+    /// Rated matches played.
+    pub matches: i64,
+}
+
+/// One line of a player's history.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct HistoryRow {
+    /// Table.
+    pub table: String,
+    /// Match at that table.
+    pub match_no: i64,
+    /// Place.
+    pub place: i64,
+    /// Points.
+    pub points: i64,
+    /// When.
+    pub finished_at: i64,
+}
+
+/// The database.
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+    writer: mpsc::Sender<WriteRequest>,
+}
+
+/// Seconds since 1970.
+pub fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// `sqlite:romme.db` becomes `sqlite://romme.db?mode=rwc` (create the file
+/// if missing); other URLs pass unchanged.
+pub fn normalize_url(url: &str) -> String {
+    if let Some(rest) = url.strip_prefix("sqlite:") {
+        let path = rest.trim_start_matches("//");
+        if path.contains("mode=") {
+            format!("sqlite://{path}")
+        } else if path.contains('?') {
+            format!("sqlite://{path}&mode=rwc")
+        } else {
+            format!("sqlite://{path}?mode=rwc")
+        }
+    } else {
+        url.to_string()
+    }
+}
+
+impl Store {
+    /// Connect, migrate, start the writer.
+    pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let url = normalize_url(url);
+        let sqlite = url.starts_with("sqlite:");
+        let options = AnyConnectOptions::from_str(&url)?;
+        let pool = AnyPoolOptions::new()
+            .max_connections(if sqlite { 4 } else { 8 })
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if sqlite {
+                        conn.execute(
+                            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+                             PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON;",
+                        )
+                        .await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect_with(options)
+            .await?;
+        sqlx::migrate!("./migrations").run(&pool).await?;
+        let (tx, rx) = mpsc::channel(4096);
+        tokio::spawn(writer(pool.clone(), rx));
+        Ok(Store { pool, writer: tx })
+    }
+
+    /// Write durably: returns after the commit.
+    pub async fn write(&self, writes: Vec<Write>) -> Result<(), StoreError> {
+        let (done, wait) = oneshot::channel();
+        self.writer
+            .send(WriteRequest { writes, done })
+            .await
+            .map_err(|_| StoreError::WriterGone)?;
+        match wait.await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(StoreError::Corrupt(e)),
+            Err(_) => Err(StoreError::WriterGone),
+        }
+    }
+
+    /// The server's signing key (made on first start from the OS random
+    /// source, so sessions survive restarts).
+    pub async fn secret(&self) -> Result<Vec<u8>, StoreError> {
+        let row = sqlx::query("SELECT value FROM settings WHERE key = $1")
+            .bind("token_key")
+            .fetch_optional(&self.pool)
+            .await?;
+        if let Some(row) = row {
+            let hex: String = row.try_get(0)?;
+            return from_hex(&hex).ok_or_else(|| StoreError::Corrupt("token key".into()));
+        }
+        let key = crate::ids::random_bytes::<32>();
+        sqlx::query("INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING")
+            .bind("token_key")
+            .bind(to_hex(&key))
+            .execute(&self.pool)
+            .await?;
+        // Another process may have won the race: read back.
+        Box::pin(self.secret()).await
+    }
+
+    /// A new guest player.
+    pub async fn create_guest(&self, id: &str, name: &str) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO players (id, name, created_at) VALUES ($1, $2, $3)")
+            .bind(id)
+            .bind(name)
+            .bind(now())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// A new account.
+    pub async fn create_account(&self, id: &str, name: &str, hash: &str) -> Result<(), StoreError> {
+        let r = sqlx::query(
+            "INSERT INTO players (id, name, password_hash, created_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(id)
+        .bind(name)
+        .bind(hash)
+        .bind(now())
+        .execute(&self.pool)
+        .await;
+        match r {
+            Ok(_) => Ok(()),
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                Err(StoreError::NameTaken(name.to_string()))
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// An account's id and password hash.
+    pub async fn account(&self, name: &str) -> Result<Option<(String, String)>, StoreError> {
+        let row = sqlx::query(
+            "SELECT id, password_hash FROM players WHERE name = $1 AND password_hash IS NOT NULL",
+        )
+        .bind(name)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(match row {
+            Some(r) => Some((r.try_get(0)?, r.try_get(1)?)),
+            None => None,
+        })
+    }
+
+    /// A player.
+    pub async fn player(&self, id: &str) -> Result<Option<PlayerRow>, StoreError> {
+        let row = sqlx::query(
+            "SELECT id, name, password_hash, rating, matches FROM players WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(match row {
+            Some(r) => Some(PlayerRow {
+                id: r.try_get(0)?,
+                name: r.try_get(1)?,
+                account: r.try_get::<Option<String>, _>(2)?.is_some(),
+                rating: r.try_get(3)?,
+                matches: r.try_get(4)?,
+            }),
+            None => None,
+        })
+    }
+
+    /// A player's last finished matches, newest first.
+    pub async fn history(&self, player: &str, limit: i64) -> Result<Vec<HistoryRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT r.table_id, r.match_no, r.place, r.points, m.finished_at FROM results r \
+             JOIN match_records m ON m.table_id = r.table_id AND m.match_no = r.match_no \
+             WHERE r.player_id = $1 ORDER BY m.finished_at DESC LIMIT $2",
+        )
+        .bind(player)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(HistoryRow {
+                    table: r.try_get(0)?,
+                    match_no: r.try_get(1)?,
+                    place: r.try_get(2)?,
+                    points: r.try_get(3)?,
+                    finished_at: r.try_get(4)?,
+                })
+            })
+            .collect()
+    }
+
+    /// A table's configuration and entries, in order.
+    pub async fn load_table(
+        &self,
+        id: &str,
+    ) -> Result<Option<(TableConfig, Vec<Entry>)>, StoreError> {
+        let Some(row) = sqlx::query("SELECT config FROM game_tables WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let config: String = row.try_get(0)?;
+        let config: TableConfig = serde_json::from_str(&config)
+            .map_err(|e| StoreError::Corrupt(format!("table {id} config: {e}")))?;
+        let rows = sqlx::query("SELECT n, entry FROM table_log WHERE table_id = $1 ORDER BY n")
+            .bind(id)
+            .fetch_all(&self.pool)
+            .await?;
+        let mut entries = Vec::with_capacity(rows.len());
+        for (i, r) in rows.iter().enumerate() {
+            let n: i64 = r.try_get(0)?;
+            if n != i as i64 + 1 {
+                return Err(StoreError::Corrupt(format!(
+                    "table {id}: entry {} missing",
+                    i + 1
+                )));
+            }
+            let text: String = r.try_get(1)?;
+            entries.push(
+                serde_json::from_str(&text)
+                    .map_err(|e| StoreError::Corrupt(format!("table {id} entry {n}: {e}")))?,
+            );
+        }
+        Ok(Some((config, entries)))
+    }
+
+    /// Tables that were running or waiting for players.
+    pub async fn open_tables(&self) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query("SELECT id FROM game_tables WHERE status <> $1")
+            .bind("finished")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| r.try_get(0).map_err(StoreError::from))
+            .collect()
+    }
+
+    /// Store a finished match: its record (with the seed), the places, and
+    /// the new ratings. Idempotent (a restart may store it again).
+    pub async fn finish_match(
+        &self,
+        table: &str,
+        summary: &MatchSummary,
+        record: &str,
+        ratings: &[(String, f64)],
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let fresh = sqlx::query(
+            "INSERT INTO match_records (table_id, match_no, record, finished_at) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (table_id, match_no) DO NOTHING",
+        )
+        .bind(table)
+        .bind(i64::from(summary.match_no))
+        .bind(record)
+        .bind(now())
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+            == 1;
+        if fresh {
+            for p in &summary.placings {
+                sqlx::query(
+                    "INSERT INTO results (table_id, match_no, seat, player_id, name, place, points) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                )
+                .bind(table)
+                .bind(i64::from(summary.match_no))
+                .bind(p.seat as i64)
+                .bind(p.player.clone())
+                .bind(p.name.clone())
+                .bind(p.place as i64)
+                .bind(p.points)
+                .execute(&mut *tx)
+                .await?;
+            }
+            for (player, rating) in ratings {
+                sqlx::query("UPDATE players SET rating = $1, matches = matches + 1 WHERE id = $2")
+                    .bind(*rating)
+                    .bind(player)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The record of a finished match.
+    pub async fn record(&self, table: &str, match_no: i64) -> Result<Option<String>, StoreError> {
+        let row =
+            sqlx::query("SELECT record FROM match_records WHERE table_id = $1 AND match_no = $2")
+                .bind(table)
+                .bind(match_no)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(match row {
+            Some(r) => Some(r.try_get(0)?),
+            None => None,
+        })
+    }
+
+    /// Ratings of players.
+    pub async fn ratings(&self, players: &[String]) -> Result<Vec<f64>, StoreError> {
+        let mut out = Vec::with_capacity(players.len());
+        for p in players {
+            let row = sqlx::query("SELECT rating FROM players WHERE id = $1")
+                .bind(p)
+                .fetch_optional(&self.pool)
+                .await?;
+            out.push(match row {
+                Some(r) => r.try_get(0)?,
+                None => 1500.0,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Answers `SELECT 1` (health check).
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+}
+
+async fn writer(pool: AnyPool, mut rx: mpsc::Receiver<WriteRequest>) {
+    let mut batch = Vec::with_capacity(256);
+    while let Some(first) = rx.recv().await {
+        batch.push(first);
+        while batch.len() < 512 {
+            match rx.try_recv() {
+                Ok(r) => batch.push(r),
+                Err(_) => break,
+            }
+        }
+        let all: Vec<&Write> = batch.iter().flat_map(|r| r.writes.iter()).collect();
+        match commit(&pool, &all).await {
+            Ok(()) => {
+                for r in batch.drain(..) {
+                    let _ = r.done.send(Ok(()));
+                }
+            }
+            Err(_) if batch.len() > 1 => {
+                // One bad request must not fail the others: one by one.
+                for r in batch.drain(..) {
+                    let writes: Vec<&Write> = r.writes.iter().collect();
+                    let res = commit(&pool, &writes).await.map_err(|e| e.to_string());
+                    let _ = r.done.send(res);
+                }
+            }
+            Err(e) => {
+                for r in batch.drain(..) {
+                    let _ = r.done.send(Err(e.to_string()));
+                }
+            }
+        }
+    }
+}
+
+async fn commit(pool: &AnyPool, writes: &[&Write]) -> Result<(), sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    for w in writes {
+        match w {
+            Write::Table { id, config } => {
+                sqlx::query(
+                    "INSERT INTO game_tables (id, config, status, created_at, updated_at) \
+                     VALUES ($1, $2, $3, $4, $4)",
+                )
+                .bind(id.as_str())
+                .bind(config.as_str())
+                .bind("waiting")
+                .bind(now())
+                .execute(&mut *tx)
+                .await?;
+            }
+            Write::Entry { table, n, entry } => {
+                sqlx::query("INSERT INTO table_log (table_id, n, entry) VALUES ($1, $2, $3)")
+                    .bind(table.as_str())
+                    .bind(*n as i64)
+                    .bind(entry.as_str())
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            Write::Status { table, status } => {
+                sqlx::query("UPDATE game_tables SET status = $1, updated_at = $2 WHERE id = $3")
+                    .bind(*status)
+                    .bind(now())
+                    .bind(table.as_str())
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
+    }
+    tx.commit().await
+}
+
+fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn from_hex(s: &str) -> Option<Vec<u8>> {
+    if s.len() % 2 != 0 {
+        return None;
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
+        .collect()
+}
