@@ -127,17 +127,6 @@ pub async fn serve(socket: WebSocket, hub: Arc<Hub>, config: Arc<ServerConfig>, 
             Message::Ping(_) | Message::Pong(_) => continue,
         };
         hub.metrics.messages.inc();
-        if !credits.take() {
-            strikes += 1;
-            out.reject(None, RejectCode::RateLimited, "too many messages; slow down");
-            if strikes > MAX_STRIKES {
-                out.send(&ServerMsg::Bye {
-                    reason: "too many messages".into(),
-                });
-                break;
-            }
-            continue;
-        }
         if text.len() > config.max_message {
             hub.metrics.rejections.inc();
             out.reject(
@@ -151,14 +140,28 @@ pub async fn serve(socket: WebSocket, hub: Arc<Hub>, config: Arc<ServerConfig>, 
             );
             continue;
         }
+        let id_of = || {
+            serde_json::from_str::<serde_json::Value>(text.as_str())
+                .ok()
+                .and_then(|v| v.get("id").and_then(serde_json::Value::as_u64))
+        };
+        if !credits.take() {
+            strikes += 1;
+            hub.metrics.rejections.inc();
+            out.reject(id_of(), RejectCode::RateLimited, "too many messages; slow down");
+            if strikes > MAX_STRIKES {
+                out.send(&ServerMsg::Bye {
+                    reason: "too many messages".into(),
+                });
+                break;
+            }
+            continue;
+        }
         let msg: ClientMsg = match serde_json::from_str(text.as_str()) {
             Ok(m) => m,
             Err(e) => {
                 hub.metrics.rejections.inc();
-                let id = serde_json::from_str::<serde_json::Value>(text.as_str())
-                    .ok()
-                    .and_then(|v| v.get("id").and_then(serde_json::Value::as_u64));
-                out.reject(id, RejectCode::Malformed, format!("cannot read the message: {e}"));
+                out.reject(id_of(), RejectCode::Malformed, format!("cannot read the message: {e}"));
                 continue;
             }
         };

@@ -806,12 +806,12 @@ mod tests {
     use romme_engine::{Action, DrawSource};
 
     fn config(seats: usize, bots: Vec<Option<String>>) -> TableConfig {
-        let rules = romme_core::ruleset::presets::load("klassisch")
+        let rules = romme_core::ruleset::presets::load("offen")
             .expect("preset")
             .expect("loads");
         let settings = NewTable {
             rules: RulesChoice::Preset {
-                preset: "klassisch".into(),
+                preset: "offen".into(),
             },
             seats,
             public: true,
@@ -844,7 +844,8 @@ mod tests {
         );
         sit(&mut t, 0, "ann").expect("sits");
         assert_eq!(sit(&mut t, 0, "bob"), Err(TableError::SeatTaken(0)));
-        assert_eq!(sit(&mut t, 1, "ann"), Err(TableError::SeatTaken(1)));
+        assert_eq!(sit(&mut t, 1, "ann"), Err(TableError::AlreadySeated(0)));
+        assert_eq!(sit(&mut t, 1, "bob"), Err(TableError::SeatTaken(1)));
         assert_eq!(sit(&mut t, 5, "bob"), Err(TableError::NoSeat(5)));
         assert_eq!(t.version(), 1);
         assert_eq!(t.entries(), 1);

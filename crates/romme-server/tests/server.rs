@@ -1,0 +1,404 @@
+//! The real server on loopback, driven by WebSocket clients: full matches
+//! with humans and bots, reconnects, every kind of bad message, and a
+//! transcript check that no client ever saw another seat's cards.
+
+use std::time::Duration;
+
+use romme_server::loadtest::Client;
+use romme_server::{Server, ServerConfig};
+use serde_json::{Value, json};
+
+async fn server(dir: &tempfile::TempDir, tweak: impl FnOnce(&mut ServerConfig)) -> Server {
+    let mut config = ServerConfig {
+        bind: "127.0.0.1:0".parse().expect("addr"),
+        database_url: format!("sqlite:{}", dir.path().join("t.db").display()),
+        time_scale: 0.01,
+        ..ServerConfig::default()
+    };
+    tweak(&mut config);
+    romme_server::start(config).await.expect("server starts")
+}
+
+fn url(s: &Server) -> String {
+    format!("ws://{}/ws", s.addr)
+}
+
+fn table_settings(bots: Value) -> Value {
+    json!({"rules": {"preset": "klassisch"}, "seats": 4, "bot_delay_ms": 0,
+           "claim_seconds": 1, "bots": bots})
+}
+
+/// Everything a seat's client received, checked for secrets.
+fn assert_no_secrets(seat: usize, transcript: &[Value]) {
+    for m in transcript {
+        let text = m.to_string();
+        assert!(!text.contains("\"seed\""), "a seed went out: {text}");
+        let e = &m["event"]["event"];
+        match e["type"].as_str() {
+            Some("dealt") if e["seat"] != seat => {
+                assert!(e.get("cards").is_none(), "seat {seat} saw another hand: {text}");
+            }
+            Some("drew") if e["seat"] != seat && e["from"] != "discard" => {
+                assert!(e.get("card").is_none(), "seat {seat} saw a stock draw: {text}");
+            }
+            _ => {}
+        }
+        if m["type"] == "snapshot" && !m["game"].is_null() {
+            assert_eq!(m["game"]["seat"], json!(seat), "snapshot for the wrong seat");
+            assert!(m["game"].get("stock_order").is_none());
+        }
+    }
+}
+
+/// Play one human seat with the server's hints until the match ends.
+async fn play_with_hints(c: &mut Client, table: &str, transcript: &mut Vec<Value>) -> Value {
+    let mut seq = 1u64;
+    loop {
+        // Drain what arrived; stop at the match's end.
+        while let Some(m) = c.inbox.pop_front() {
+            if let Some(n) = m["next_seq"].as_u64() {
+                seq = n;
+            }
+            let over = m["event"]["kind"] == "match_over";
+            transcript.push(m.clone());
+            if over {
+                return m;
+            }
+        }
+        let hint = c.call(json!({"type": "hint", "table": table})).await.expect("hint");
+        if hint["type"] == "ack" {
+            match hint["result"]["action"].as_object() {
+                Some(action) => {
+                    let a = c
+                        .call(json!({"type": "act", "table": table, "seq": seq, "action": action}))
+                        .await
+                        .expect("act");
+                    match a["type"].as_str() {
+                        Some("ack") => seq += 1,
+                        // The state moved on under us (a bot bought the card): try again.
+                        _ => assert!(
+                            a["code"] == "illegal_action" || a["code"] == "duplicate",
+                            "unexpected rejection {a}"
+                        ),
+                    }
+                }
+                None => {
+                    let _ = c.call(json!({"type": "pass", "table": table})).await;
+                    wait_event(c).await;
+                }
+            }
+        } else {
+            // Nothing to do: wait for the next event.
+            wait_event(c).await;
+        }
+    }
+}
+
+async fn wait_event(c: &mut Client) {
+    let m = tokio::time::timeout(Duration::from_secs(30), c.wait_for(|m| m["type"] == "event"))
+        .await
+        .expect("an event within 30 s")
+        .expect("event");
+    c.inbox.push_front(m);
+}
+
+async fn join(c: &mut Client, table: &str) -> Value {
+    ok(c, json!({"type": "join", "table": table})).await;
+    c.wait_for(|m| m["type"] == "snapshot").await.expect("snapshot")
+}
+
+async fn create(c: &mut Client, settings: Value) -> String {
+    let a = c.call(json!({"type": "create", "table": settings})).await.expect("create");
+    a["result"]["table"].as_str().expect("table id").to_string()
+}
+
+async fn ok(c: &mut Client, body: Value) -> Value {
+    let a = c.call(body.clone()).await.expect("answer");
+    assert_eq!(a["type"], "ack", "{body} → {a}");
+    a
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_humans_and_two_bots_play_a_full_match() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let s = server(&dir, |_| {}).await;
+    let (mut ann, _) = Client::guest(&url(&s), "Ann").await.expect("ann");
+    let (mut bob, _) = Client::guest(&url(&s), "Bob").await.expect("bob");
+    let table = create(&mut ann, table_settings(json!([null, null, "heuristic", "random"]))).await;
+    ok(&mut ann, json!({"type": "join", "table": table})).await;
+    ok(&mut bob, json!({"type": "join", "table": table})).await;
+    ok(&mut ann, json!({"type": "sit", "table": table, "seat": 0})).await;
+    ok(&mut bob, json!({"type": "sit", "table": table, "seat": 1})).await;
+    ok(&mut ann, json!({"type": "chat", "table": table, "text": "Viel Glück!"})).await;
+    ok(&mut ann, json!({"type": "start", "table": table})).await;
+
+    let t1 = table.clone();
+    let a = tokio::spawn(async move {
+        let mut tr = Vec::new();
+        let end = play_with_hints(&mut ann, &t1, &mut tr).await;
+        (ann, tr, end)
+    });
+    let t2 = table.clone();
+    let b = tokio::spawn(async move {
+        let mut tr = Vec::new();
+        let end = play_with_hints(&mut bob, &t2, &mut tr).await;
+        (bob, tr, end)
+    });
+    let (ann, ta, end_a) = tokio::time::timeout(Duration::from_secs(240), a)
+        .await
+        .expect("the match ends")
+        .expect("ann's task");
+    let (_bob, tb, end_b) = b.await.expect("bob's task");
+    assert_eq!(end_a["event"], end_b["event"], "both see the same result");
+    assert_eq!(end_a["version"], end_b["version"]);
+    assert_eq!(
+        end_a["event"]["summary"]["placings"].as_array().map(Vec::len),
+        Some(4)
+    );
+    // Versions arrive contiguous, with no holes, for both seats.
+    for tr in [&ta, &tb] {
+        let versions: Vec<u64> = tr.iter().filter_map(|m| m["version"].as_u64()).collect();
+        assert!(versions.windows(2).all(|w| w[1] == w[0] + 1), "holes: {versions:?}");
+    }
+    assert_no_secrets(0, &ta);
+    assert_no_secrets(1, &tb);
+    // The record (with its seed) is published now and replays.
+    let (host, path) = (s.addr, format!("/api/tables/{table}/matches/1/record"));
+    let record = http_get(host, &path).await;
+    let record: romme_engine::Record = serde_json::from_str(&record).expect("a record");
+    let replayed = record.replay().expect("replays");
+    assert_eq!(replayed.phase(), romme_engine::Phase::MatchOver);
+    ann.close().await;
+}
+
+async fn http_get(addr: std::net::SocketAddr, path: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).await.expect("write");
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).await.expect("read");
+    let text = String::from_utf8_lossy(&buf).to_string();
+    text.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_version_and_metrics_answer() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let s = server(&dir, |_| {}).await;
+    assert_eq!(http_get(s.addr, "/healthz").await.trim(), "ok");
+    assert!(http_get(s.addr, "/version").await.contains("\"romme\""));
+    let (_c, _) = Client::guest(&url(&s), "M").await.expect("guest");
+    let metrics = http_get(s.addr, "/metrics").await;
+    assert!(metrics.contains("romme_connections 1"), "{metrics}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_messages_are_rejected_and_change_nothing() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let s = server(&dir, |c| c.max_message = 2048).await;
+    let (mut ann, _) = Client::guest(&url(&s), "Ann").await.expect("ann");
+    let (mut eve, _) = Client::guest(&url(&s), "Eve").await.expect("eve");
+    let table = create(&mut ann, table_settings(json!([null, "random", "random", "random"]))).await;
+    ok(&mut ann, json!({"type": "sit", "table": table, "seat": 0})).await;
+    ok(&mut ann, json!({"type": "start", "table": table})).await;
+    let snap_version = |m: &Value| m["version"].as_u64().expect("version");
+    // Bots play until Ann is on turn (seat 0 starts or waits for bots).
+    let snap = join(&mut ann, &table).await;
+    let before = snap_version(&snap);
+
+    // Malformed JSON.
+    ann.send_raw("{not json").await.expect("send");
+    let r = ann.wait_for(|m| m["type"] == "reject").await.expect("reject");
+    assert_eq!(r["code"], "malformed");
+    // Unknown message type, with an id that is repeated.
+    let r = ann.call(json!({"type": "fly", "table": table})).await.expect("answer");
+    assert_eq!((r["type"].as_str(), r["code"].as_str()), (Some("reject"), Some("malformed")));
+    // Unknown field in a known message.
+    let r = ann
+        .call(json!({"type": "chat", "table": table, "text": "x", "evil": 1}))
+        .await
+        .expect("answer");
+    assert_eq!(r["code"], "malformed", "{r}");
+    // Oversized.
+    let big = json!({"type": "chat", "table": table, "text": "x".repeat(4000), "id": 99});
+    ann.send_raw(&big.to_string()).await.expect("send");
+    let r = ann.wait_for(|m| m["type"] == "reject").await.expect("reject");
+    assert_eq!(r["code"], "too_large");
+    // A foreign seat: Eve sits nowhere and acts.
+    let r = eve
+        .call(json!({"type": "act", "table": table, "seq": 1, "action": {"type": "draw", "from": "stock"}}))
+        .await
+        .expect("answer");
+    assert_eq!(r["code"], "not_your_seat", "{r}");
+    // Eve takes a bot's seat: refused.
+    let r = eve.call(json!({"type": "sit", "table": table, "seat": 1})).await.expect("answer");
+    assert_eq!(r["type"], "reject");
+    // A wrong sequence number (skipping ahead), then a duplicate one.
+    let r = ann
+        .call(json!({"type": "act", "table": table, "seq": 5, "action": {"type": "draw", "from": "stock"}}))
+        .await
+        .expect("answer");
+    assert_eq!(r["code"], "out_of_sequence", "{r}");
+    let r = ann
+        .call(json!({"type": "act", "table": table, "seq": 0, "action": {"type": "draw", "from": "stock"}}))
+        .await
+        .expect("answer");
+    assert_eq!(r["code"], "duplicate", "{r}");
+    // Out of turn: discard before drawing (or while another seat is on turn).
+    let r = ann
+        .call(json!({"type": "act", "table": table, "seq": 1, "action": {"type": "discard", "card": "Zz"}}))
+        .await
+        .expect("answer");
+    assert_eq!(r["code"], "malformed", "a bad card is a schema error: {r}");
+    // Discarding before drawing: the engine's reason comes back.
+    let r = ann
+        .call(json!({"type": "act", "table": table, "seq": 1, "action": {"type": "discard", "card": "Ah"}}))
+        .await
+        .expect("answer");
+    assert_eq!(r["code"], "illegal_action", "{r}");
+    assert!(!r["message"].as_str().expect("message").is_empty());
+    // Nothing changed: Ann's own seat acted never, and the events since
+    // `before` are bot moves only.
+    let snap2 = join(&mut ann, &table).await;
+    assert_eq!(snap2["next_seq"], 1);
+    assert!(snap_version(&snap2) >= before);
+    // Unauthenticated requests are refused.
+    let (mut raw, _) = tokio_tungstenite::connect_async(url(&s)).await.expect("connect");
+    use futures_util::{SinkExt, StreamExt};
+    raw.send(tokio_tungstenite::tungstenite::Message::Text(
+        json!({"type": "list", "id": 1}).to_string().into(),
+    ))
+    .await
+    .expect("send");
+    let m = raw.next().await.expect("reply").expect("ok");
+    let m: Value = serde_json::from_str(m.to_text().expect("text")).expect("json");
+    assert_eq!(m["code"], "unauthenticated");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_disconnected_player_resumes_with_exactly_the_missing_events() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let s = server(&dir, |_| {}).await;
+    let (mut ann, welcome) = Client::guest(&url(&s), "Ann").await.expect("ann");
+    let token = welcome["token"].as_str().expect("token").to_string();
+    let table = create(&mut ann, table_settings(json!([null, "heuristic", "heuristic", "heuristic"]))).await;
+    ok(&mut ann, json!({"type": "sit", "table": table, "seat": 0})).await;
+    ok(&mut ann, json!({"type": "join", "table": table})).await;
+    ok(&mut ann, json!({"type": "start", "table": table})).await;
+    // Play a few of Ann's actions, then drop the connection mid-turn.
+    let mut seen = 0u64;
+    let mut seq = 1;
+    let mut acted = 0;
+    while acted < 3 {
+        let h = ann.call(json!({"type": "hint", "table": table})).await.expect("hint");
+        if let Some(action) = h["result"]["action"].as_object() {
+            let a = ann
+                .call(json!({"type": "act", "table": table, "seq": seq, "action": action}))
+                .await
+                .expect("act");
+            if a["type"] == "ack" {
+                seq += 1;
+                acted += 1;
+            }
+        } else {
+            let m = ann.wait_for(|m| m["type"] == "event").await.expect("event");
+            ann.inbox.push_front(m);
+        }
+        while let Some(m) = ann.inbox.pop_front() {
+            if let Some(v) = m["version"].as_u64() {
+                seen = seen.max(v);
+            }
+        }
+    }
+    // Drain anything in flight, then leave.
+    while let Ok(Ok(m)) = tokio::time::timeout(Duration::from_millis(200), ann.next()).await {
+        if let Some(v) = m["version"].as_u64() {
+            seen = seen.max(v);
+        }
+    }
+    ann.close().await;
+    // Come back on "another device" with the same session.
+    let (mut again, w2) = Client::with_token(&url(&s), &token).await.expect("again");
+    assert_eq!(w2["name"], "Ann");
+    let a = ok(&mut again, json!({"type": "join", "table": table, "last_version": seen})).await;
+    let now = a["version"].as_u64().expect("version");
+    let mut got = Vec::new();
+    while let Some(m) = again.inbox.pop_front() {
+        if m["type"] == "event" {
+            got.push(m["version"].as_u64().expect("v"));
+        }
+        assert_ne!(m["type"], "snapshot", "recent events come as events");
+    }
+    let expected: Vec<u64> = (seen + 1..=now).collect();
+    // Events committed after the join's ack may follow; the first ones must match exactly.
+    assert_eq!(&got[..expected.len().min(got.len())], &expected[..], "missing events");
+    assert!(got.len() >= expected.len());
+    assert_eq!(a["type"], "ack");
+    // A client with a far too old version gets a snapshot.
+    let (mut third, _) = Client::with_token(&url(&s), &token).await.expect("third");
+    ok(&mut third, json!({"type": "join", "table": table, "last_version": 1_000_000})).await;
+    let snap = third.wait_for(|m| m["type"] == "snapshot").await.expect("snapshot");
+    assert_eq!(snap["seat"], 0);
+    assert_eq!(snap["next_seq"], json!(seq));
+    assert!(snap["game"]["hand"].is_array());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectators_see_no_hands_and_silent_clients_are_closed() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let s = server(&dir, |c| {
+        c.idle_timeout = Duration::from_millis(600);
+        c.ping_interval = Duration::from_secs(3600);
+    })
+    .await;
+    let (mut host, _) = Client::guest(&url(&s), "Host").await.expect("host");
+    let mut settings = table_settings(json!(["random", "random", "random", "random"]));
+    settings["bot_delay_ms"] = json!(5000);
+    let table = create(&mut host, settings).await;
+    ok(&mut host, json!({"type": "start", "table": table})).await;
+    ok(&mut host, json!({"type": "join", "table": table})).await;
+    let snap = host.wait_for(|m| m["type"] == "snapshot").await.expect("snapshot");
+    assert!(snap["game"]["hand"].is_null(), "a spectator has no hand");
+    let mut tr = vec![snap];
+    // Watch for a while, keeping the connection alive, then fall silent.
+    for _ in 0..3 {
+        let _ = host.call(json!({"type": "list"})).await.expect("list");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    tr.extend(host.inbox.drain(..));
+    for m in &tr {
+        let e = &m["event"]["event"];
+        assert!(e.get("cards").is_none() || e["type"] != "dealt", "spectator saw a hand: {m}");
+    }
+    let bye = tokio::time::timeout(Duration::from_secs(5), host.wait_for(|m| m["type"] == "bye"))
+        .await
+        .expect("closed in time")
+        .expect("bye");
+    assert!(bye["reason"].as_str().expect("reason").contains("no message"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn flooding_is_rate_limited_and_accounts_keep_their_name() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let s = server(&dir, |c| {
+        c.message_rate = 1.0;
+        c.message_burst = 3.0;
+    })
+    .await;
+    let (mut c, _) = Client::guest(&url(&s), "Flood").await.expect("guest");
+    let mut limited = false;
+    for _ in 0..10 {
+        let a = c.call(json!({"type": "list"})).await.expect("answer");
+        if a["code"] == "rate_limited" {
+            limited = true;
+            break;
+        }
+        let r = c.inbox.iter().any(|m| m["code"] == "rate_limited");
+        if r {
+            limited = true;
+            break;
+        }
+    }
+    assert!(limited, "ten messages at once were all accepted");
+}
