@@ -48,12 +48,21 @@ async fn ok(c: &mut Client, body: Value) -> Value {
 
 /// Play seat 0 with hints: `n` of our actions (or to the match's end).
 /// Returns the actions acknowledged and the highest version seen.
-async fn play(c: &mut Client, table: &str, seq: &mut u64, n: usize, seen: &mut u64) -> (Vec<Value>, bool) {
+async fn play(
+    c: &mut Client,
+    table: &str,
+    seq: &mut u64,
+    n: usize,
+    seen: &mut u64,
+) -> (Vec<Value>, bool) {
     let mut acked = Vec::new();
     loop {
         while let Some(m) = c.inbox.pop_front() {
             if let Some(v) = m["version"].as_u64() {
-                assert!(v <= *seen + 1 || *seen == 0 || m["type"] == "snapshot", "a hole before {v} (seen {seen})");
+                assert!(
+                    v <= *seen + 1 || *seen == 0 || m["type"] == "snapshot",
+                    "a hole before {v} (seen {seen})"
+                );
                 *seen = (*seen).max(v);
             }
             if m["event"]["kind"] == "match_over" {
@@ -63,7 +72,10 @@ async fn play(c: &mut Client, table: &str, seq: &mut u64, n: usize, seen: &mut u
         if acked.len() >= n {
             return (acked, false);
         }
-        let h = c.call(json!({"type": "hint", "table": table})).await.expect("hint");
+        let h = c
+            .call(json!({"type": "hint", "table": table}))
+            .await
+            .expect("hint");
         match h["result"]["action"].as_object() {
             Some(action) if h["type"] == "ack" => {
                 let a = c
@@ -76,10 +88,13 @@ async fn play(c: &mut Client, table: &str, seq: &mut u64, n: usize, seen: &mut u
                 }
             }
             _ => {
-                let m = tokio::time::timeout(Duration::from_secs(30), c.wait_for(|m| m["type"] == "event"))
-                    .await
-                    .expect("an event in time")
-                    .expect("event");
+                let m = tokio::time::timeout(
+                    Duration::from_secs(30),
+                    c.wait_for(|m| m["type"] == "event"),
+                )
+                .await
+                .expect("an event in time")
+                .expect("event");
                 c.inbox.push_front(m);
             }
         }
@@ -118,7 +133,11 @@ async fn a_killed_server_continues_every_game_after_a_restart() {
     let url = format!("ws://{addr}/ws");
     let (mut ann, w) = Client::with_token(&url, &token).await.expect("reconnects");
     assert_eq!(w["name"], "Ann", "the session survives the restart");
-    ok(&mut ann, json!({"type": "join", "table": table, "last_version": seen})).await;
+    ok(
+        &mut ann,
+        json!({"type": "join", "table": table, "last_version": seen}),
+    )
+    .await;
     // The seat's action count came back: our next number is still valid.
     let (after, over) = play(&mut ann, &table, &mut seq, usize::MAX, &mut seen).await;
     assert!(over, "the match reaches its end after the restart");
@@ -139,9 +158,16 @@ async fn a_killed_server_continues_every_game_after_a_restart() {
     // acknowledged ones are a subsequence of the record, in order.
     let mut it = ours.iter();
     for a in &expected {
-        assert!(it.any(|x| x == a), "acknowledged action {a} is missing from the record");
+        assert!(
+            it.any(|x| x == a),
+            "acknowledged action {a} is missing from the record"
+        );
     }
-    assert_eq!(&ours[..before.len()], &before[..], "nothing before the kill was lost or doubled");
+    assert_eq!(
+        &ours[..before.len()],
+        &before[..],
+        "nothing before the kill was lost or doubled"
+    );
     let game = record.replay().expect("replays");
     assert_eq!(game.phase(), romme_engine::Phase::MatchOver);
     child.kill().expect("stop");
@@ -185,11 +211,22 @@ fn loadtest_plays_against_a_server_and_reports_json() {
     let text = String::from_utf8_lossy(&out.stdout);
     let report: Value = serde_json::from_str(text.trim()).expect("one JSON object");
     assert_eq!(report["tables"], 3);
-    assert!(report["actions"].as_u64().expect("actions") > 10, "{report}");
+    assert!(
+        report["actions"].as_u64().expect("actions") > 10,
+        "{report}"
+    );
     assert_eq!(report["errors"], 0, "{report}");
     assert!(report["p99_ms"].as_f64().expect("p99") > 0.0);
     let refused = Command::new(env!("CARGO_BIN_EXE_romme"))
-        .args(["loadtest", "--url", "ws://192.0.2.1:80/ws", "--tables", "1", "--duration", "1"])
+        .args([
+            "loadtest",
+            "--url",
+            "ws://192.0.2.1:80/ws",
+            "--tables",
+            "1",
+            "--duration",
+            "1",
+        ])
         .output()
         .expect("runs");
     assert!(!refused.status.success());

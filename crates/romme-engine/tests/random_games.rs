@@ -330,6 +330,16 @@ fn thousands_of_random_games() {
         for seed in 0..1000u64 {
             let (game, done) = play(&rules, seats, seed * 7919 + 1, 20_000);
             finished += usize::from(done);
+            if !done {
+                println!(
+                    "{} seats {seats}: seed {} did not finish in 20000 actions (phase {:?}, stock {}, discard {})",
+                    rules.name,
+                    seed * 7919 + 1,
+                    game.phase(),
+                    game.stock().len(),
+                    game.view(None).discard.len()
+                );
+            }
             games += game.sheet().games().len();
             if seed % 50 == 0 {
                 let replayed = Record::of(&game).replay().expect("replays");
@@ -355,5 +365,26 @@ proptest! {
         let json = serde_json::to_string(&Record::of(&game)).expect("record");
         let back: Record = serde_json::from_str(&json).expect("record parses");
         prop_assert!(back.replay().expect("replays") == game);
+    }
+}
+
+/// Look at one long match (`ROMME_SEED=… ROMME_ONLY=name:seats`).
+#[test]
+#[ignore = "diagnosis"]
+fn one_long_match() {
+    let only = std::env::var("ROMME_ONLY").unwrap_or_default();
+    let seed: u64 = std::env::var("ROMME_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
+    for (rules, seats) in playable() {
+        if only != format!("{}:{seats}", rules.name) {
+            continue;
+        }
+        let (game, _) = play(&rules, seats, seed, 20_000);
+        for (s, a) in &game.actions()[game.actions().len() - 40..] {
+            println!("{s}: {a:?}");
+        }
+        println!("{:?}", game.view(None).stock_piles);
     }
 }

@@ -399,10 +399,7 @@ impl Actor {
             Op::Hint { .. } => {
                 let s = mine()?;
                 let action = self.hint(s).await?;
-                return Ok((
-                    None,
-                    Some(serde_json::json!({ "action": action })),
-                ));
+                return Ok((None, Some(serde_json::json!({ "action": action }))));
             }
             Op::Chat { text, .. } => Entry::Chat {
                 seat,
@@ -410,10 +407,7 @@ impl Actor {
                 text,
             },
             Op::Hello { .. } | Op::List | Op::Create { .. } => {
-                return Err((
-                    RejectCode::Malformed,
-                    "not a table request".to_string(),
-                ));
+                return Err((RejectCode::Malformed, "not a table request".to_string()));
             }
         };
         let is_act = matches!(entry, Entry::Act { .. });
@@ -522,8 +516,8 @@ impl Actor {
         let before = self.table.version();
         let status = self.table.status();
         self.table.apply(&entry).map_err(|e| refusal(&e))?;
-        let text = serde_json::to_string(&entry)
-            .map_err(|e| (RejectCode::Internal, e.to_string()))?;
+        let text =
+            serde_json::to_string(&entry).map_err(|e| (RejectCode::Internal, e.to_string()))?;
         let mut writes = vec![Write::Entry {
             table: self.table.id().to_string(),
             n: self.table.entries(),
@@ -661,10 +655,7 @@ impl Actor {
 
     fn track_turn(&mut self) {
         let turn = self.table.game().and_then(|g| g.turn());
-        let began = self
-            .table
-            .game()
-            .map_or(0, |g| g.events().len() as u64);
+        let began = self.table.game().map_or(0, |g| g.events().len() as u64);
         match (turn, self.turn) {
             (Some(t), Some((old, _))) if t == old => {}
             (Some(t), _) => {
@@ -731,11 +722,8 @@ impl Actor {
             return;
         }
         if let Some(w) = &self.window {
-            let pending = claimers
-                .iter()
-                .any(|&s| !self.automated(s) && !w.passed[s]);
-            if pending
-                && w.opened.elapsed() < self.secs(self.table.config().settings.claim_seconds)
+            let pending = claimers.iter().any(|&s| !self.automated(s) && !w.passed[s]);
+            if pending && w.opened.elapsed() < self.secs(self.table.config().settings.claim_seconds)
             {
                 return;
             }

@@ -2,8 +2,8 @@
 //! id and an expiry time, key kept in the database) and argon2 password
 //! hashes for accounts.
 
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::{Hmac, Mac};
@@ -67,8 +67,7 @@ impl Tokens {
         let sig = URL_SAFE_NO_PAD
             .decode(sig)
             .map_err(|_| AuthError::BadToken)?;
-        let mut mac =
-            Hmac::<Sha256>::new_from_slice(&self.key).map_err(|_| AuthError::BadToken)?;
+        let mut mac = Hmac::<Sha256>::new_from_slice(&self.key).map_err(|_| AuthError::BadToken)?;
         mac.update(payload.as_bytes());
         mac.verify_slice(&sig).map_err(|_| AuthError::BadToken)?;
         let (player, expiry) = payload.rsplit_once('.').ok_or(AuthError::BadToken)?;

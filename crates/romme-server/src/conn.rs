@@ -120,7 +120,11 @@ pub async fn serve(socket: WebSocket, hub: Arc<Hub>, config: Arc<ServerConfig>, 
         let text = match next {
             Message::Text(t) => t,
             Message::Binary(_) => {
-                out.reject(None, RejectCode::Malformed, "binary messages are not used; send JSON text");
+                out.reject(
+                    None,
+                    RejectCode::Malformed,
+                    "binary messages are not used; send JSON text",
+                );
                 continue;
             }
             Message::Close(_) => break,
@@ -148,7 +152,11 @@ pub async fn serve(socket: WebSocket, hub: Arc<Hub>, config: Arc<ServerConfig>, 
         if !credits.take() {
             strikes += 1;
             hub.metrics.rejections.inc();
-            out.reject(id_of(), RejectCode::RateLimited, "too many messages; slow down");
+            out.reject(
+                id_of(),
+                RejectCode::RateLimited,
+                "too many messages; slow down",
+            );
             if strikes > MAX_STRIKES {
                 out.send(&ServerMsg::Bye {
                     reason: "too many messages".into(),
@@ -161,7 +169,11 @@ pub async fn serve(socket: WebSocket, hub: Arc<Hub>, config: Arc<ServerConfig>, 
             Ok(m) => m,
             Err(e) => {
                 hub.metrics.rejections.inc();
-                out.reject(id_of(), RejectCode::Malformed, format!("cannot read the message: {e}"));
+                out.reject(
+                    id_of(),
+                    RejectCode::Malformed,
+                    format!("cannot read the message: {e}"),
+                );
                 continue;
             }
         };
@@ -195,7 +207,11 @@ pub async fn serve(socket: WebSocket, hub: Arc<Hub>, config: Arc<ServerConfig>, 
             ),
             (op, Some(w)) => {
                 let Some(id) = msg.id else {
-                    out.reject(None, RejectCode::Malformed, "every request needs a numeric id");
+                    out.reject(
+                        None,
+                        RejectCode::Malformed,
+                        "every request needs a numeric id",
+                    );
                     continue;
                 };
                 route(&hub, conn, w, &out, id, op, &mut joined).await;

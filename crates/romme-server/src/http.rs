@@ -112,7 +112,9 @@ async fn metrics(State(app): State<App>) -> Response {
 /// The session token from `Authorization: Bearer …` or the
 /// `romme_session` cookie.
 fn token(headers: &HeaderMap) -> Option<String> {
-    if let Some(v) = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok())
+    if let Some(v) = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
         && let Some(t) = v.strip_prefix("Bearer ")
     {
         return Some(t.trim().to_string());
@@ -139,7 +141,9 @@ fn origin_ok(headers: &HeaderMap, config: &ServerConfig) -> bool {
         return true;
     }
     let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
-    let origin_host = origin.split_once("://").map(|(_, h)| h.trim_end_matches('/'));
+    let origin_host = origin
+        .split_once("://")
+        .map(|(_, h)| h.trim_end_matches('/'));
     matches!((host, origin_host), (Some(h), Some(o)) if h.eq_ignore_ascii_case(o))
 }
 
@@ -253,7 +257,9 @@ async fn me(State(app): State<App>, headers: HeaderMap) -> Response {
     let player = app.hub.store.player(&who.player).await;
     let history = app.hub.store.history(&who.player, 50).await;
     match (player, history) {
-        (Ok(Some(p)), Ok(h)) => Json(serde_json::json!({ "player": p, "history": h })).into_response(),
+        (Ok(Some(p)), Ok(h)) => {
+            Json(serde_json::json!({ "player": p, "history": h })).into_response()
+        }
         _ => error(StatusCode::INTERNAL_SERVER_ERROR, "cannot read the player"),
     }
 }

@@ -77,7 +77,11 @@ impl Hub {
         let mut table = TableState::new(id.to_string(), config);
         for (i, e) in entries.iter().enumerate() {
             if let Err(err) = table.apply(e) {
-                tracing::error!(table = id, entry = i + 1, "stored entry does not apply: {err}");
+                tracing::error!(
+                    table = id,
+                    entry = i + 1,
+                    "stored entry does not apply: {err}"
+                );
                 return None;
             }
         }
@@ -99,8 +103,8 @@ impl Hub {
         let config = TableState::configure(settings, rules, who.player.clone())
             .map_err(|e| (RejectCode::BadSettings, e.to_string()))?;
         let id = crate::ids::table_id();
-        let text = serde_json::to_string(&config)
-            .map_err(|e| (RejectCode::Internal, e.to_string()))?;
+        let text =
+            serde_json::to_string(&config).map_err(|e| (RejectCode::Internal, e.to_string()))?;
         self.store
             .write(vec![Write::Table {
                 id: id.clone(),
@@ -115,8 +119,7 @@ impl Hub {
 
     /// Public tables that have not finished, newest states.
     pub async fn lobby(&self) -> Vec<LobbyEntry> {
-        let senders: Vec<mpsc::Sender<Cmd>> =
-            self.tables.lock().await.values().cloned().collect();
+        let senders: Vec<mpsc::Sender<Cmd>> = self.tables.lock().await.values().cloned().collect();
         let mut out = Vec::new();
         for tx in senders {
             let (reply, wait) = oneshot::channel();
@@ -205,7 +208,13 @@ impl Hub {
 }
 
 fn bad_auth(e: AuthError) -> Refusal {
-    (RejectCode::Unauthenticated, e.to_string())
+    let code = match e {
+        AuthError::BadName | AuthError::WeakPassword => RejectCode::BadSettings,
+        AuthError::BadToken | AuthError::Expired | AuthError::WrongPassword => {
+            RejectCode::Unauthenticated
+        }
+    };
+    (code, e.to_string())
 }
 
 /// The ruleset a new table asked for.

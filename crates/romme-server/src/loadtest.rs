@@ -94,7 +94,8 @@ fn is_loopback(ip: IpAddr) -> bool {
     ip.is_loopback()
 }
 
-type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 /// A minimal protocol client (also used by the server's tests).
 pub struct Client {
@@ -117,7 +118,9 @@ impl Client {
         };
         c.send_raw(&json!({"type": "hello", "guest": name}).to_string())
             .await?;
-        let welcome = c.wait_for(|m| m["type"] == "welcome" || m["type"] == "reject").await?;
+        let welcome = c
+            .wait_for(|m| m["type"] == "welcome" || m["type"] == "reject")
+            .await?;
         if welcome["type"] != "welcome" {
             return Err(format!("hello refused: {welcome}"));
         }
@@ -136,7 +139,9 @@ impl Client {
         };
         c.send_raw(&json!({"type": "hello", "token": token}).to_string())
             .await?;
-        let welcome = c.wait_for(|m| m["type"] == "welcome" || m["type"] == "reject").await?;
+        let welcome = c
+            .wait_for(|m| m["type"] == "welcome" || m["type"] == "reject")
+            .await?;
         if welcome["type"] != "welcome" {
             return Err(format!("hello refused: {welcome}"));
         }
@@ -234,7 +239,11 @@ impl SeatPlay {
             Some("dealt") if mine => {
                 self.hand = e["cards"]
                     .as_array()
-                    .map(|a| a.iter().filter_map(|c| c.as_str().map(String::from)).collect())
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|c| c.as_str().map(String::from))
+                            .collect()
+                    })
                     .unwrap_or_default();
             }
             Some("drew") if mine => {
@@ -303,7 +312,9 @@ async fn setup_table(url: &str, preset: &str, k: usize) -> Result<(String, Vec<C
         if a["type"] != "ack" {
             return Err(format!("join: {a}"));
         }
-        let a = c.call(json!({"type": "sit", "table": table, "seat": s})).await?;
+        let a = c
+            .call(json!({"type": "sit", "table": table, "seat": s}))
+            .await?;
         if a["type"] != "ack" {
             return Err(format!("sit: {a}"));
         }
@@ -394,7 +405,8 @@ async fn play_seat(
             if let Ok(h) = c.call(json!({"type": "hint", "table": table})).await
                 && let Some(action) = h["result"]["action"].as_object()
             {
-                let body = json!({"type": "act", "table": table, "seq": me.next_seq, "action": action});
+                let body =
+                    json!({"type": "act", "table": table, "seq": me.next_seq, "action": action});
                 if let Ok(a) = c.call(body).await
                     && a["type"] == "ack"
                 {
@@ -407,7 +419,10 @@ async fn play_seat(
 }
 
 /// Run the load. `progress` is told how many tables are set up.
-pub async fn run(config: LoadConfig, progress: impl Fn(usize) + Send + Sync) -> Result<LoadReport, LoadError> {
+pub async fn run(
+    config: LoadConfig,
+    progress: impl Fn(usize) + Send + Sync,
+) -> Result<LoadReport, LoadError> {
     check_loopback(&config.url)?;
     let shared = Arc::new(Shared {
         latencies: Mutex::new(

@@ -44,7 +44,11 @@ impl Metrics {
         let messages = Counter::default();
         let action_seconds = Histogram::new(exponential_buckets(0.0001, 2.0, 16));
         registry.register("tables", "Tables in memory", tables.clone());
-        registry.register("connections", "Open WebSocket connections", connections.clone());
+        registry.register(
+            "connections",
+            "Open WebSocket connections",
+            connections.clone(),
+        );
         registry.register("actions", "Game actions accepted", actions.clone());
         registry.register("rejections", "Requests rejected", rejections.clone());
         registry.register("messages", "WebSocket messages received", messages.clone());

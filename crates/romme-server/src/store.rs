@@ -185,11 +185,13 @@ impl Store {
             return from_hex(&hex).ok_or_else(|| StoreError::Corrupt("token key".into()));
         }
         let key = crate::ids::random_bytes::<32>();
-        sqlx::query("INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING")
-            .bind("token_key")
-            .bind(to_hex(&key))
-            .execute(&self.pool)
-            .await?;
+        sqlx::query(
+            "INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
+        )
+        .bind("token_key")
+        .bind(to_hex(&key))
+        .execute(&self.pool)
+        .await?;
         // Another process may have won the race: read back.
         Box::pin(self.secret()).await
     }

@@ -542,11 +542,7 @@ impl TableState {
             name: self.name(),
             rules: self.config.rules.name.clone(),
             seats: self.seats.len(),
-            free: self
-                .seats
-                .iter()
-                .filter(|o| **o == Occupant::Empty)
-                .count(),
+            free: self.seats.iter().filter(|o| **o == Occupant::Empty).count(),
             status: self.status,
         }
     }
@@ -784,7 +780,11 @@ impl TableState {
     /// Seats that have a decision to make now: the seat on turn, and seats
     /// that may buy or knock for the card just discarded.
     pub fn to_act(&self) -> (Option<usize>, Vec<usize>) {
-        let Some(game) = self.game.as_ref().filter(|_| self.status == Status::Playing) else {
+        let Some(game) = self
+            .game
+            .as_ref()
+            .filter(|_| self.status == Status::Playing)
+        else {
             return (None, Vec::new());
         };
         let turn = game.turn();
@@ -919,10 +919,7 @@ mod tests {
         }
         assert_eq!(again.version(), t.version());
         assert_eq!(again.view(Some(0)), t.view(Some(0)));
-        assert_eq!(
-            again.events_since(3, Some(1)),
-            t.events_since(3, Some(1))
-        );
+        assert_eq!(again.events_since(3, Some(1)), t.events_since(3, Some(1)));
     }
 
     #[test]
@@ -952,10 +949,7 @@ mod tests {
 
     #[test]
     fn forfeits_are_ranked_last() {
-        let mut t = TableState::new(
-            "t".into(),
-            config(2, vec![None, Some("heuristic".into())]),
-        );
+        let mut t = TableState::new("t".into(), config(2, vec![None, Some("heuristic".into())]));
         sit(&mut t, 0, "a").expect("sits");
         t.apply(&Entry::Start { seed: 11 }).expect("starts");
         t.apply(&Entry::Forfeit { seat: 0 }).expect("forfeits");

@@ -36,15 +36,25 @@ fn assert_no_secrets(seat: usize, transcript: &[Value]) {
         let e = &m["event"]["event"];
         match e["type"].as_str() {
             Some("dealt") if e["seat"] != seat => {
-                assert!(e.get("cards").is_none(), "seat {seat} saw another hand: {text}");
+                assert!(
+                    e.get("cards").is_none(),
+                    "seat {seat} saw another hand: {text}"
+                );
             }
             Some("drew") if e["seat"] != seat && e["from"] != "discard" => {
-                assert!(e.get("card").is_none(), "seat {seat} saw a stock draw: {text}");
+                assert!(
+                    e.get("card").is_none(),
+                    "seat {seat} saw a stock draw: {text}"
+                );
             }
             _ => {}
         }
         if m["type"] == "snapshot" && !m["game"].is_null() {
-            assert_eq!(m["game"]["seat"], json!(seat), "snapshot for the wrong seat");
+            assert_eq!(
+                m["game"]["seat"],
+                json!(seat),
+                "snapshot for the wrong seat"
+            );
             assert!(m["game"].get("stock_order").is_none());
         }
     }
@@ -65,7 +75,10 @@ async fn play_with_hints(c: &mut Client, table: &str, transcript: &mut Vec<Value
                 return m;
             }
         }
-        let hint = c.call(json!({"type": "hint", "table": table})).await.expect("hint");
+        let hint = c
+            .call(json!({"type": "hint", "table": table}))
+            .await
+            .expect("hint");
         if hint["type"] == "ack" {
             match hint["result"]["action"].as_object() {
                 Some(action) => {
@@ -95,20 +108,28 @@ async fn play_with_hints(c: &mut Client, table: &str, transcript: &mut Vec<Value
 }
 
 async fn wait_event(c: &mut Client) {
-    let m = tokio::time::timeout(Duration::from_secs(30), c.wait_for(|m| m["type"] == "event"))
-        .await
-        .expect("an event within 30 s")
-        .expect("event");
+    let m = tokio::time::timeout(
+        Duration::from_secs(30),
+        c.wait_for(|m| m["type"] == "event"),
+    )
+    .await
+    .expect("an event within 30 s")
+    .expect("event");
     c.inbox.push_front(m);
 }
 
 async fn join(c: &mut Client, table: &str) -> Value {
     ok(c, json!({"type": "join", "table": table})).await;
-    c.wait_for(|m| m["type"] == "snapshot").await.expect("snapshot")
+    c.wait_for(|m| m["type"] == "snapshot")
+        .await
+        .expect("snapshot")
 }
 
 async fn create(c: &mut Client, settings: Value) -> String {
-    let a = c.call(json!({"type": "create", "table": settings})).await.expect("create");
+    let a = c
+        .call(json!({"type": "create", "table": settings}))
+        .await
+        .expect("create");
     a["result"]["table"].as_str().expect("table id").to_string()
 }
 
@@ -124,12 +145,20 @@ async fn two_humans_and_two_bots_play_a_full_match() {
     let s = server(&dir, |_| {}).await;
     let (mut ann, _) = Client::guest(&url(&s), "Ann").await.expect("ann");
     let (mut bob, _) = Client::guest(&url(&s), "Bob").await.expect("bob");
-    let table = create(&mut ann, table_settings(json!([null, null, "heuristic", "random"]))).await;
+    let table = create(
+        &mut ann,
+        table_settings(json!([null, null, "heuristic", "random"])),
+    )
+    .await;
     ok(&mut ann, json!({"type": "join", "table": table})).await;
     ok(&mut bob, json!({"type": "join", "table": table})).await;
     ok(&mut ann, json!({"type": "sit", "table": table, "seat": 0})).await;
     ok(&mut bob, json!({"type": "sit", "table": table, "seat": 1})).await;
-    ok(&mut ann, json!({"type": "chat", "table": table, "text": "Viel Glück!"})).await;
+    ok(
+        &mut ann,
+        json!({"type": "chat", "table": table, "text": "Viel Glück!"}),
+    )
+    .await;
     ok(&mut ann, json!({"type": "start", "table": table})).await;
 
     let t1 = table.clone();
@@ -152,13 +181,18 @@ async fn two_humans_and_two_bots_play_a_full_match() {
     assert_eq!(end_a["event"], end_b["event"], "both see the same result");
     assert_eq!(end_a["version"], end_b["version"]);
     assert_eq!(
-        end_a["event"]["summary"]["placings"].as_array().map(Vec::len),
+        end_a["event"]["summary"]["placings"]
+            .as_array()
+            .map(Vec::len),
         Some(4)
     );
     // Versions arrive contiguous, with no holes, for both seats.
     for tr in [&ta, &tb] {
         let versions: Vec<u64> = tr.iter().filter_map(|m| m["version"].as_u64()).collect();
-        assert!(versions.windows(2).all(|w| w[1] == w[0] + 1), "holes: {versions:?}");
+        assert!(
+            versions.windows(2).all(|w| w[1] == w[0] + 1),
+            "holes: {versions:?}"
+        );
     }
     assert_no_secrets(0, &ta);
     assert_no_secrets(1, &tb);
@@ -179,7 +213,9 @@ async fn http_get(addr: std::net::SocketAddr, path: &str) -> String {
     let mut buf = Vec::new();
     s.read_to_end(&mut buf).await.expect("read");
     let text = String::from_utf8_lossy(&buf).to_string();
-    text.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default()
+    text.split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -199,7 +235,11 @@ async fn bad_messages_are_rejected_and_change_nothing() {
     let s = server(&dir, |c| c.max_message = 2048).await;
     let (mut ann, _) = Client::guest(&url(&s), "Ann").await.expect("ann");
     let (mut eve, _) = Client::guest(&url(&s), "Eve").await.expect("eve");
-    let table = create(&mut ann, table_settings(json!([null, "random", "random", "random"]))).await;
+    let table = create(
+        &mut ann,
+        table_settings(json!([null, "random", "random", "random"])),
+    )
+    .await;
     ok(&mut ann, json!({"type": "sit", "table": table, "seat": 0})).await;
     ok(&mut ann, json!({"type": "start", "table": table})).await;
     let snap_version = |m: &Value| m["version"].as_u64().expect("version");
@@ -209,11 +249,20 @@ async fn bad_messages_are_rejected_and_change_nothing() {
 
     // Malformed JSON.
     ann.send_raw("{not json").await.expect("send");
-    let r = ann.wait_for(|m| m["type"] == "reject").await.expect("reject");
+    let r = ann
+        .wait_for(|m| m["type"] == "reject")
+        .await
+        .expect("reject");
     assert_eq!(r["code"], "malformed");
     // Unknown message type, with an id that is repeated.
-    let r = ann.call(json!({"type": "fly", "table": table})).await.expect("answer");
-    assert_eq!((r["type"].as_str(), r["code"].as_str()), (Some("reject"), Some("malformed")));
+    let r = ann
+        .call(json!({"type": "fly", "table": table}))
+        .await
+        .expect("answer");
+    assert_eq!(
+        (r["type"].as_str(), r["code"].as_str()),
+        (Some("reject"), Some("malformed"))
+    );
     // Unknown field in a known message.
     let r = ann
         .call(json!({"type": "chat", "table": table, "text": "x", "evil": 1}))
@@ -223,7 +272,10 @@ async fn bad_messages_are_rejected_and_change_nothing() {
     // Oversized.
     let big = json!({"type": "chat", "table": table, "text": "x".repeat(4000), "id": 99});
     ann.send_raw(&big.to_string()).await.expect("send");
-    let r = ann.wait_for(|m| m["type"] == "reject").await.expect("reject");
+    let r = ann
+        .wait_for(|m| m["type"] == "reject")
+        .await
+        .expect("reject");
     assert_eq!(r["code"], "too_large");
     // A foreign seat: Eve sits nowhere and acts.
     let r = eve
@@ -232,7 +284,10 @@ async fn bad_messages_are_rejected_and_change_nothing() {
         .expect("answer");
     assert_eq!(r["code"], "not_your_seat", "{r}");
     // Eve takes a bot's seat: refused.
-    let r = eve.call(json!({"type": "sit", "table": table, "seat": 1})).await.expect("answer");
+    let r = eve
+        .call(json!({"type": "sit", "table": table, "seat": 1}))
+        .await
+        .expect("answer");
     assert_eq!(r["type"], "reject");
     // A wrong sequence number (skipping ahead), then a duplicate one.
     let r = ann
@@ -264,7 +319,9 @@ async fn bad_messages_are_rejected_and_change_nothing() {
     assert_eq!(snap2["next_seq"], 1);
     assert!(snap_version(&snap2) >= before);
     // Unauthenticated requests are refused.
-    let (mut raw, _) = tokio_tungstenite::connect_async(url(&s)).await.expect("connect");
+    let (mut raw, _) = tokio_tungstenite::connect_async(url(&s))
+        .await
+        .expect("connect");
     use futures_util::{SinkExt, StreamExt};
     raw.send(tokio_tungstenite::tungstenite::Message::Text(
         json!({"type": "list", "id": 1}).to_string().into(),
@@ -282,7 +339,11 @@ async fn a_disconnected_player_resumes_with_exactly_the_missing_events() {
     let s = server(&dir, |_| {}).await;
     let (mut ann, welcome) = Client::guest(&url(&s), "Ann").await.expect("ann");
     let token = welcome["token"].as_str().expect("token").to_string();
-    let table = create(&mut ann, table_settings(json!([null, "heuristic", "heuristic", "heuristic"]))).await;
+    let table = create(
+        &mut ann,
+        table_settings(json!([null, "heuristic", "heuristic", "heuristic"])),
+    )
+    .await;
     ok(&mut ann, json!({"type": "sit", "table": table, "seat": 0})).await;
     ok(&mut ann, json!({"type": "join", "table": table})).await;
     ok(&mut ann, json!({"type": "start", "table": table})).await;
@@ -291,7 +352,10 @@ async fn a_disconnected_player_resumes_with_exactly_the_missing_events() {
     let mut seq = 1;
     let mut acted = 0;
     while acted < 3 {
-        let h = ann.call(json!({"type": "hint", "table": table})).await.expect("hint");
+        let h = ann
+            .call(json!({"type": "hint", "table": table}))
+            .await
+            .expect("hint");
         if let Some(action) = h["result"]["action"].as_object() {
             let a = ann
                 .call(json!({"type": "act", "table": table, "seq": seq, "action": action}))
@@ -321,7 +385,11 @@ async fn a_disconnected_player_resumes_with_exactly_the_missing_events() {
     // Come back on "another device" with the same session.
     let (mut again, w2) = Client::with_token(&url(&s), &token).await.expect("again");
     assert_eq!(w2["name"], "Ann");
-    let a = ok(&mut again, json!({"type": "join", "table": table, "last_version": seen})).await;
+    let a = ok(
+        &mut again,
+        json!({"type": "join", "table": table, "last_version": seen}),
+    )
+    .await;
     let now = a["version"].as_u64().expect("version");
     let mut got = Vec::new();
     while let Some(m) = again.inbox.pop_front() {
@@ -332,13 +400,24 @@ async fn a_disconnected_player_resumes_with_exactly_the_missing_events() {
     }
     let expected: Vec<u64> = (seen + 1..=now).collect();
     // Events committed after the join's ack may follow; the first ones must match exactly.
-    assert_eq!(&got[..expected.len().min(got.len())], &expected[..], "missing events");
+    assert_eq!(
+        &got[..expected.len().min(got.len())],
+        &expected[..],
+        "missing events"
+    );
     assert!(got.len() >= expected.len());
     assert_eq!(a["type"], "ack");
     // A client with a far too old version gets a snapshot.
     let (mut third, _) = Client::with_token(&url(&s), &token).await.expect("third");
-    ok(&mut third, json!({"type": "join", "table": table, "last_version": 1_000_000})).await;
-    let snap = third.wait_for(|m| m["type"] == "snapshot").await.expect("snapshot");
+    ok(
+        &mut third,
+        json!({"type": "join", "table": table, "last_version": 1_000_000}),
+    )
+    .await;
+    let snap = third
+        .wait_for(|m| m["type"] == "snapshot")
+        .await
+        .expect("snapshot");
     assert_eq!(snap["seat"], 0);
     assert_eq!(snap["next_seq"], json!(seq));
     assert!(snap["game"]["hand"].is_array());
@@ -358,7 +437,10 @@ async fn spectators_see_no_hands_and_silent_clients_are_closed() {
     let table = create(&mut host, settings).await;
     ok(&mut host, json!({"type": "start", "table": table})).await;
     ok(&mut host, json!({"type": "join", "table": table})).await;
-    let snap = host.wait_for(|m| m["type"] == "snapshot").await.expect("snapshot");
+    let snap = host
+        .wait_for(|m| m["type"] == "snapshot")
+        .await
+        .expect("snapshot");
     assert!(snap["game"]["hand"].is_null(), "a spectator has no hand");
     let mut tr = vec![snap];
     // Watch for a while, keeping the connection alive, then fall silent.
@@ -369,17 +451,28 @@ async fn spectators_see_no_hands_and_silent_clients_are_closed() {
     tr.extend(host.inbox.drain(..));
     for m in &tr {
         let e = &m["event"]["event"];
-        assert!(e.get("cards").is_none() || e["type"] != "dealt", "spectator saw a hand: {m}");
+        assert!(
+            e.get("cards").is_none() || e["type"] != "dealt",
+            "spectator saw a hand: {m}"
+        );
     }
-    let bye = tokio::time::timeout(Duration::from_secs(5), host.wait_for(|m| m["type"] == "bye"))
-        .await
-        .expect("closed in time")
-        .expect("bye");
-    assert!(bye["reason"].as_str().expect("reason").contains("no message"));
+    let bye = tokio::time::timeout(
+        Duration::from_secs(5),
+        host.wait_for(|m| m["type"] == "bye"),
+    )
+    .await
+    .expect("closed in time")
+    .expect("bye");
+    assert!(
+        bye["reason"]
+            .as_str()
+            .expect("reason")
+            .contains("no message")
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn flooding_is_rate_limited_and_accounts_keep_their_name() {
+async fn flooding_is_rate_limited() {
     let dir = tempfile::tempdir().expect("tmp");
     let s = server(&dir, |c| {
         c.message_rate = 1.0;
@@ -401,4 +494,75 @@ async fn flooding_is_rate_limited_and_accounts_keep_their_name() {
         }
     }
     assert!(limited, "ten messages at once were all accepted");
+}
+
+async fn http_post(addr: std::net::SocketAddr, path: &str, body: Value) -> (u16, Value) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let body = body.to_string();
+    let req = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.expect("write");
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).await.expect("read");
+    let text = String::from_utf8_lossy(&buf).to_string();
+    let status: u16 = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .expect("status");
+    let json = text
+        .split_once("\r\n\r\n")
+        .and_then(|(_, b)| serde_json::from_str(b).ok())
+        .unwrap_or(Value::Null);
+    (status, json)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn accounts_keep_their_identity_across_logins() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let s = server(&dir, |_| {}).await;
+    let (st, reg) = http_post(
+        s.addr,
+        "/api/register",
+        json!({"name": "Clara", "password": "geheim123"}),
+    )
+    .await;
+    assert_eq!(st, 200, "{reg}");
+    let (st, again) = http_post(
+        s.addr,
+        "/api/register",
+        json!({"name": "Clara", "password": "anders123"}),
+    )
+    .await;
+    assert_eq!(st, 400, "a taken name: {again}");
+    assert!(again["error"].as_str().expect("error").contains("Clara"));
+    let (st, bad) = http_post(
+        s.addr,
+        "/api/login",
+        json!({"name": "Clara", "password": "falsch123"}),
+    )
+    .await;
+    assert_eq!(st, 401, "{bad}");
+    let (st, login) = http_post(
+        s.addr,
+        "/api/login",
+        json!({"name": "Clara", "password": "geheim123"}),
+    )
+    .await;
+    assert_eq!(st, 200);
+    assert_eq!(login["player"], reg["player"]);
+    let token = login["token"].as_str().expect("token");
+    let (_c, w) = Client::with_token(&url(&s), token).await.expect("hello");
+    assert_eq!(w["name"], "Clara");
+    assert_eq!(w["player"], reg["player"]);
+    let (st, short) = http_post(
+        s.addr,
+        "/api/register",
+        json!({"name": "Dora", "password": "kurz"}),
+    )
+    .await;
+    assert_eq!(st, 400, "{short}");
 }
