@@ -1,7 +1,8 @@
 //! The bounded load generator behind `romme loadtest`: it opens many
 //! WebSocket clients against a server on loopback, four per table, which
 //! play real matches (draw from the stock, discard their highest card; the
-//! server's hint when that is refused), and measures every action's round
+//! server's hint when that is refused) with think times spread from half to
+//! one and a half times `--think-ms`, and measures every action's round
 //! trip. It refuses non-loopback addresses and stops by itself.
 
 use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
@@ -335,7 +336,7 @@ async fn play_seat(
     think: Duration,
     until: Instant,
     shared: Arc<Shared>,
-) {
+) -> Option<Client> {
     let mut me = SeatPlay {
         seat,
         next_seq: 1,
@@ -343,12 +344,22 @@ async fn play_seat(
     };
     let mut my_turn = false;
     let mut drawn = false;
+    // People do not act in lockstep: think times vary from half to one
+    // and a half times the given think time.
+    let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(
+        (seat as u64) << 32
+            | u64::from(
+                table
+                    .bytes()
+                    .fold(0u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b))),
+            ),
+    );
     while Instant::now() < until {
         let m = match tokio::time::timeout(Duration::from_millis(500), c.next()).await {
             Ok(Ok(m)) => m,
             Ok(Err(_)) => {
                 shared.errors.fetch_add(1, Ordering::Relaxed);
-                return;
+                return None;
             }
             Err(_) => continue,
         };
@@ -368,7 +379,8 @@ async fn play_seat(
         if !c.inbox.is_empty() {
             continue;
         }
-        tokio::time::sleep(think).await;
+        let jitter = rand::RngExt::random_range(&mut rng, 0.5..1.5);
+        tokio::time::sleep(think.mul_f64(jitter)).await;
         let action = if drawn {
             match me.discard() {
                 Some(card) => json!({"type": "discard", "card": card}),
@@ -383,7 +395,7 @@ async fn play_seat(
             Ok(a) => a,
             Err(_) => {
                 shared.errors.fetch_add(1, Ordering::Relaxed);
-                return;
+                return None;
             }
         };
         let rtt = t0.elapsed();
@@ -394,7 +406,7 @@ async fn play_seat(
             } else {
                 my_turn = false;
             }
-            if shared.measuring.load(Ordering::Relaxed) {
+            if shared.measuring.load(Ordering::Relaxed) && Instant::now() <= until {
                 shared.actions.fetch_add(1, Ordering::Relaxed);
                 let us = rtt.as_micros().max(1) as u64;
                 let _ = shared.latencies.lock().await.record(us);
@@ -415,7 +427,7 @@ async fn play_seat(
             }
         }
     }
-    c.close().await;
+    Some(c)
 }
 
 /// Run the load. `progress` is told how many tables are set up.
@@ -479,10 +491,17 @@ pub async fn run(
             )));
         }
     }
+    let mut clients = Vec::new();
     for h in handles {
-        let _ = h.await;
+        if let Ok(Some(c)) = h.await {
+            clients.push(c);
+        }
     }
     let seconds = start.elapsed().as_secs_f64();
+    // Close only after everyone stopped (the disconnects are not measured).
+    for c in clients {
+        c.close().await;
+    }
     let hist = shared.latencies.lock().await;
     let ms = |q: f64| hist.value_at_quantile(q) as f64 / 1000.0;
     let actions = shared.actions.load(Ordering::Relaxed);

@@ -136,17 +136,24 @@ impl Store {
         sqlx::any::install_default_drivers();
         let url = normalize_url(url);
         let sqlite = url.starts_with("sqlite:");
+        // `ROMME_SQLITE_SYNC=normal` trades power-loss durability for
+        // latency (a process crash still loses nothing in WAL mode).
+        let sync = match std::env::var("ROMME_SQLITE_SYNC").as_deref() {
+            Ok("normal") => "NORMAL",
+            _ => "FULL",
+        };
         let options = AnyConnectOptions::from_str(&url)?;
         let pool = AnyPoolOptions::new()
             .max_connections(if sqlite { 4 } else { 8 })
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if sqlite {
-                        conn.execute(
-                            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
-                             PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON;",
-                        )
-                        .await?;
+                        let pragmas = format!(
+                            "PRAGMA journal_mode = WAL; PRAGMA synchronous = {sync}; \
+                             PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON; \
+                             PRAGMA wal_autocheckpoint = 0;"
+                        );
+                        conn.execute(pragmas.as_str()).await?;
                     }
                     Ok(())
                 })
@@ -156,6 +163,23 @@ impl Store {
         sqlx::migrate!("./migrations").run(&pool).await?;
         let (tx, rx) = mpsc::channel(4096);
         tokio::spawn(writer(pool.clone(), rx));
+        if sqlite {
+            // Checkpoint the WAL beside the writer, not inside a commit
+            // (an automatic checkpoint would stall the writer's batch).
+            let p = pool.clone();
+            tokio::spawn(async move {
+                let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+                loop {
+                    tick.tick().await;
+                    if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+                        .execute(&p)
+                        .await
+                    {
+                        tracing::warn!("WAL checkpoint: {e}");
+                    }
+                }
+            });
+        }
         Ok(Store { pool, writer: tx })
     }
 
@@ -431,7 +455,17 @@ async fn writer(pool: AnyPool, mut rx: mpsc::Receiver<WriteRequest>) {
             }
         }
         let all: Vec<&Write> = batch.iter().flat_map(|r| r.writes.iter()).collect();
-        match commit(&pool, &all).await {
+        let t0 = std::time::Instant::now();
+        let result = commit(&pool, &all).await;
+        let took = t0.elapsed();
+        if took > std::time::Duration::from_millis(20) {
+            tracing::warn!(
+                requests = batch.len(),
+                ms = took.as_millis() as u64,
+                "slow commit"
+            );
+        }
+        match result {
             Ok(()) => {
                 for r in batch.drain(..) {
                     let _ = r.done.send(Ok(()));
@@ -456,36 +490,52 @@ async fn writer(pool: AnyPool, mut rx: mpsc::Receiver<WriteRequest>) {
 
 async fn commit(pool: &AnyPool, writes: &[&Write]) -> Result<(), sqlx::Error> {
     let mut tx = pool.begin().await?;
+    // Tables first (entries refer to them), then all entries in multi-row
+    // inserts (one round trip per 300 rows), then status changes.
     for w in writes {
-        match w {
-            Write::Table { id, config } => {
-                sqlx::query(
-                    "INSERT INTO game_tables (id, config, status, created_at, updated_at) \
-                     VALUES ($1, $2, $3, $4, $4)",
-                )
-                .bind(id.as_str())
-                .bind(config.as_str())
-                .bind("waiting")
+        if let Write::Table { id, config } = w {
+            sqlx::query(
+                "INSERT INTO game_tables (id, config, status, created_at, updated_at) \
+                 VALUES ($1, $2, $3, $4, $4)",
+            )
+            .bind(id.as_str())
+            .bind(config.as_str())
+            .bind("waiting")
+            .bind(now())
+            .execute(&mut *tx)
+            .await?;
+        }
+    }
+    let entries: Vec<(&str, u64, &str)> = writes
+        .iter()
+        .filter_map(|w| match w {
+            Write::Entry { table, n, entry } => Some((table.as_str(), *n, entry.as_str())),
+            _ => None,
+        })
+        .collect();
+    for chunk in entries.chunks(300) {
+        let mut sql = String::from("INSERT INTO table_log (table_id, n, entry) VALUES ");
+        for i in 0..chunk.len() {
+            if i > 0 {
+                sql.push_str(", ");
+            }
+            let b = i * 3;
+            sql.push_str(&format!("(${}, ${}, ${})", b + 1, b + 2, b + 3));
+        }
+        let mut q = sqlx::query(&sql);
+        for (table, n, entry) in chunk {
+            q = q.bind(*table).bind(*n as i64).bind(*entry);
+        }
+        q.execute(&mut *tx).await?;
+    }
+    for w in writes {
+        if let Write::Status { table, status } = w {
+            sqlx::query("UPDATE game_tables SET status = $1, updated_at = $2 WHERE id = $3")
+                .bind(*status)
                 .bind(now())
+                .bind(table.as_str())
                 .execute(&mut *tx)
                 .await?;
-            }
-            Write::Entry { table, n, entry } => {
-                sqlx::query("INSERT INTO table_log (table_id, n, entry) VALUES ($1, $2, $3)")
-                    .bind(table.as_str())
-                    .bind(*n as i64)
-                    .bind(entry.as_str())
-                    .execute(&mut *tx)
-                    .await?;
-            }
-            Write::Status { table, status } => {
-                sqlx::query("UPDATE game_tables SET status = $1, updated_at = $2 WHERE id = $3")
-                    .bind(*status)
-                    .bind(now())
-                    .bind(table.as_str())
-                    .execute(&mut *tx)
-                    .await?;
-            }
         }
     }
     tx.commit().await
