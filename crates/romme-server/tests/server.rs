@@ -566,3 +566,165 @@ async fn accounts_keep_their_identity_across_logins() {
     .await;
     assert_eq!(st, 400, "{short}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_turn_timer_hands_the_turn_to_a_bot_or_forfeits() {
+    let dir = tempfile::tempdir().expect("tmp");
+    // time_scale 0.01: a 5-second timer runs out after 50 ms.
+    let s = server(&dir, |_| {}).await;
+    for policy in ["bot", "forfeit"] {
+        let (mut ann, _) = Client::guest(&url(&s), "Slow").await.expect("guest");
+        let mut settings = table_settings(json!([null, "heuristic", "heuristic", "heuristic"]));
+        settings["turn_seconds"] = json!(5);
+        settings["on_timeout"] = json!(policy);
+        let table = create(&mut ann, settings).await;
+        ok(&mut ann, json!({"type": "sit", "table": table, "seat": 0})).await;
+        ok(&mut ann, json!({"type": "join", "table": table})).await;
+        ok(&mut ann, json!({"type": "start", "table": table})).await;
+        // Ann never acts: the timer runs out on her first turn.
+        let timed_out = tokio::time::timeout(
+            Duration::from_secs(20),
+            ann.wait_for(|m| m["event"]["kind"] == "timed_out"),
+        )
+        .await
+        .expect("the timer runs out")
+        .expect("event");
+        assert_eq!(timed_out["event"]["seat"], 0);
+        // The server plays for her: her seat's action number moves on.
+        let moved = tokio::time::timeout(
+            Duration::from_secs(20),
+            ann.wait_for(|m| m["next_seq"].as_u64().is_some_and(|n| n > 1)),
+        )
+        .await
+        .expect("a bot played for the seat")
+        .expect("event");
+        assert!(moved["next_seq"].as_u64().expect("n") > 1);
+        if policy == "forfeit" {
+            let over = tokio::time::timeout(
+                Duration::from_secs(120),
+                ann.wait_for(|m| m["event"]["kind"] == "match_over"),
+            )
+            .await
+            .expect("the bots finish the match")
+            .expect("event");
+            let placings = over["event"]["summary"]["placings"]
+                .as_array()
+                .expect("placings");
+            let last = placings.last().expect("last");
+            assert_eq!(
+                (last["seat"].as_u64(), last["forfeited"].as_bool()),
+                (Some(0), Some(true))
+            );
+            // A rematch starts a new match at the same table.
+            ok(&mut ann, json!({"type": "start", "table": table})).await;
+            let started = ann
+                .wait_for(|m| m["event"]["kind"] == "match_started" && m["event"]["match_no"] == 2)
+                .await
+                .expect("event");
+            assert_eq!(started["table"], json!(table));
+        } else {
+            // Her own late action is refused while the bot finishes the turn,
+            // or goes through once her next turn comes: never silently lost.
+            let a = ann
+                .call(json!({"type": "act", "table": table, "seq": 1, "action": {"type": "draw", "from": "stock"}}))
+                .await
+                .expect("answer");
+            assert_eq!(a["code"], "duplicate", "{a}");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn foreign_origins_are_refused() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let s = server(&dir, |c| {
+        c.allowed_origins = vec!["https://romme.example".into()]
+    })
+    .await;
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let attempt = |origin: &'static str| {
+        let u = url(&s);
+        async move {
+            let mut req = u.into_client_request().expect("request");
+            req.headers_mut()
+                .insert("origin", origin.parse().expect("header"));
+            tokio_tungstenite::connect_async(req).await.map(|_| ())
+        }
+    };
+    assert!(
+        attempt("https://evil.example").await.is_err(),
+        "a foreign page connected"
+    );
+    assert!(attempt("https://romme.example").await.is_ok());
+    let same: &'static str = Box::leak(format!("http://{}", s.addr).into_boxed_str());
+    assert!(
+        attempt(same).await.is_ok(),
+        "the server's own pages connect"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_won_match_moves_the_ratings() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let s = server(&dir, |_| {}).await;
+    let (st, reg) = http_post(
+        s.addr,
+        "/api/register",
+        json!({"name": "Rated", "password": "geheim123"}),
+    )
+    .await;
+    assert_eq!(st, 200);
+    let token = reg["token"].as_str().expect("token").to_string();
+    let (mut c, _) = Client::with_token(&url(&s), &token).await.expect("hello");
+    let table = create(
+        &mut c,
+        table_settings(json!([null, "random", "random", "random"])),
+    )
+    .await;
+    ok(&mut c, json!({"type": "sit", "table": table, "seat": 0})).await;
+    ok(&mut c, json!({"type": "join", "table": table})).await;
+    ok(&mut c, json!({"type": "start", "table": table})).await;
+    let mut tr = Vec::new();
+    let over = tokio::time::timeout(
+        Duration::from_secs(120),
+        play_with_hints(&mut c, &table, &mut tr),
+    )
+    .await
+    .expect("match ends");
+    let place = over["event"]["summary"]["placings"]
+        .as_array()
+        .expect("placings")
+        .iter()
+        .find(|p| p["seat"] == 0)
+        .and_then(|p| p["place"].as_u64())
+        .expect("our place");
+    // The rating is written after the match; give it a moment.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let me = http_get_auth(s.addr, "/api/me", &token).await;
+    let rating = me["player"]["rating"].as_f64().expect("rating");
+    assert_eq!(me["player"]["matches"], 1, "{me}");
+    assert_eq!(me["history"].as_array().map(Vec::len), Some(1));
+    if place == 1 {
+        assert!(
+            rating > 1500.0,
+            "a win against random bots raised nothing: {rating}"
+        );
+    } else {
+        assert!(rating < 1500.0 + 32.0);
+    }
+}
+
+async fn http_get_auth(addr: std::net::SocketAddr, path: &str, token: &str) -> Value {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let req = format!(
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\r\n"
+    );
+    s.write_all(req.as_bytes()).await.expect("write");
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).await.expect("read");
+    let text = String::from_utf8_lossy(&buf).to_string();
+    text.split_once("\r\n\r\n")
+        .and_then(|(_, b)| serde_json::from_str(b).ok())
+        .unwrap_or(Value::Null)
+}
