@@ -8,5 +8,12 @@ echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy (all targets, warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+echo "== PostgreSQL for the server's PostgreSQL test (skipped when none can be started)"
+if [ -z "${ROMME_TEST_POSTGRES_URL:-}" ]; then
+    ROMME_TEST_POSTGRES_URL=$(bash scripts/postgres.sh || true)
+    export ROMME_TEST_POSTGRES_URL
+fi
+echo "${ROMME_TEST_POSTGRES_URL:-no PostgreSQL}"
+[ -n "${ROMME_TEST_POSTGRES_URL:-}" ] || unset ROMME_TEST_POSTGRES_URL
 echo "== cargo test"
 cargo test --workspace --locked

@@ -728,3 +728,58 @@ async fn http_get_auth(addr: std::net::SocketAddr, path: &str, token: &str) -> V
         .and_then(|(_, b)| serde_json::from_str(b).ok())
         .unwrap_or(Value::Null)
 }
+
+/// The same server on PostgreSQL, when one is available:
+/// `ROMME_TEST_POSTGRES_URL=postgres://romme:romme@127.0.0.1/romme_test`
+/// (the test drops and recreates the schema's tables in that database).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_plays_a_match_with_the_same_code() {
+    let Ok(pg) = std::env::var("ROMME_TEST_POSTGRES_URL") else {
+        eprintln!("skipped: set ROMME_TEST_POSTGRES_URL to run against PostgreSQL");
+        return;
+    };
+    {
+        use sqlx::Executor;
+        let pool = sqlx::postgres::PgPool::connect(&pg)
+            .await
+            .expect("postgres");
+        pool.execute(
+            "DROP TABLE IF EXISTS settings, players, game_tables, table_log, match_records, results, _sqlx_migrations",
+        )
+        .await
+        .expect("clean");
+    }
+    let dir = tempfile::tempdir().expect("tmp");
+    let s = server(&dir, |c| c.database_url = pg.clone()).await;
+    let (st, reg) = http_post(
+        s.addr,
+        "/api/register",
+        json!({"name": "Pia", "password": "geheim123"}),
+    )
+    .await;
+    assert_eq!(st, 200, "{reg}");
+    let token = reg["token"].as_str().expect("token").to_string();
+    let (mut c, _) = Client::with_token(&url(&s), &token).await.expect("hello");
+    let table = create(
+        &mut c,
+        table_settings(json!([null, "heuristic", "random", "random"])),
+    )
+    .await;
+    ok(&mut c, json!({"type": "sit", "table": table, "seat": 0})).await;
+    ok(&mut c, json!({"type": "join", "table": table})).await;
+    ok(&mut c, json!({"type": "start", "table": table})).await;
+    let mut tr = Vec::new();
+    tokio::time::timeout(
+        Duration::from_secs(120),
+        play_with_hints(&mut c, &table, &mut tr),
+    )
+    .await
+    .expect("match ends");
+    assert_no_secrets(0, &tr);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let record = http_get(s.addr, &format!("/api/tables/{table}/matches/1/record")).await;
+    let record: romme_engine::Record = serde_json::from_str(&record).expect("record");
+    assert!(record.replay().is_ok());
+    let me = http_get_auth(s.addr, "/api/me", &token).await;
+    assert_eq!(me["player"]["matches"], 1, "{me}");
+}
