@@ -137,6 +137,7 @@ struct Follower {
     conn: ConnId,
     who: Who,
     out: Outbox,
+    views: bool,
 }
 
 struct BotSlot {
@@ -320,8 +321,12 @@ impl Actor {
             ))
         };
         let entry = match op {
-            Op::Join { last_version, .. } => {
-                self.join(conn, who, out, last_version).await;
+            Op::Join {
+                last_version,
+                views,
+                ..
+            } => {
+                self.join(conn, who, out, last_version, views).await;
                 return Ok((Some(self.table.version()), None));
             }
             Op::Unjoin { .. } => {
@@ -442,12 +447,20 @@ impl Actor {
         .map_err(|_| (RejectCode::Internal, "the hint failed".to_string()))
     }
 
-    async fn join(&mut self, conn: ConnId, who: &Who, out: &Outbox, last: Option<u64>) {
+    async fn join(
+        &mut self,
+        conn: ConnId,
+        who: &Who,
+        out: &Outbox,
+        last: Option<u64>,
+        views: bool,
+    ) {
         self.followers.retain(|f| f.conn != conn);
         self.followers.push(Follower {
             conn,
             who: who.clone(),
             out: out.clone(),
+            views,
         });
         let viewer = self.table.seat_of(&who.player);
         let next_seq = viewer.map(|s| self.table.next_seq(s));
@@ -589,6 +602,10 @@ impl Actor {
             });
             for t in texts.iter() {
                 f.out.send_text(t.clone());
+            }
+            if f.views {
+                f.out
+                    .send(&ServerMsg::State(Box::new(self.snapshot(viewer))));
             }
         }
     }

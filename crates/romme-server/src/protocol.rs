@@ -129,6 +129,11 @@ pub enum Op {
         /// The last version this client saw, when reconnecting.
         #[serde(default)]
         last_version: Option<u64>,
+        /// Also send a fresh `state` (the table as this client may see
+        /// it) after every change, for clients that draw the table from
+        /// views rather than replaying events (the web client).
+        #[serde(default)]
+        views: bool,
     },
     /// Stop following a table.
     Unjoin {
@@ -226,6 +231,9 @@ pub enum ServerMsg {
     },
     /// The whole state of a table as this connection may see it.
     Snapshot(Box<Snapshot>),
+    /// The table after a change, for followers that asked for `views`
+    /// (same fields as a snapshot).
+    State(Box<Snapshot>),
     /// One table event, numbered; filtered for this connection's seat.
     Event {
         /// The table id.

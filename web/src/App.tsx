@@ -1,0 +1,101 @@
+// The application shell: the connection, the state reducer, the language
+// switch and the two pages (lobby, table).
+
+import { createContext, useContext, useEffect, useMemo, useReducer, useState } from "react";
+import { Route, Routes, Link } from "react-router-dom";
+import { useTranslation } from "react-i18next";
+import { Connection, wsUrl } from "./connection";
+import { initial, reduce, type ClientState } from "./state";
+import type { ServerMsg } from "./protocol";
+import { toggleLanguage } from "./i18n";
+import { Lobby } from "./Lobby";
+import { TablePage } from "./TablePage";
+
+type Change = { msg: ServerMsg } | { apply: (s: ClientState) => ClientState };
+
+function reducer(state: ClientState, change: Change): ClientState {
+  return "msg" in change ? reduce(state, change.msg) : change.apply(state);
+}
+
+interface Ctx {
+  conn: Connection;
+  state: ClientState;
+  update: (f: (s: ClientState) => ClientState) => void;
+  online: boolean;
+}
+
+const AppContext = createContext<Ctx | null>(null);
+
+export function useApp(): Ctx {
+  const c = useContext(AppContext);
+  if (!c) throw new Error("no app context");
+  return c;
+}
+
+export function App() {
+  const { t } = useTranslation();
+  const conn = useMemo(() => new Connection(wsUrl()), []);
+  const [state, dispatch] = useReducer(reducer, initial);
+  const [online, setOnline] = useState(false);
+  const [named, setNamed] = useState<boolean>(() => !!conn.token);
+  useEffect(() => {
+    const off = conn.subscribe((msg) => dispatch({ msg }));
+    conn.onStatus = setOnline;
+    return () => {
+      off();
+    };
+  }, [conn]);
+  useEffect(() => {
+    if (!named) return;
+    conn.connect();
+    return () => conn.close();
+  }, [conn, named]);
+  const ctx: Ctx = { conn, state, update: (apply) => dispatch({ apply }), online };
+  if (!named) {
+    return <NamePrompt onName={(name) => ((conn.guestName = name), setNamed(true))} />;
+  }
+  return (
+    <AppContext.Provider value={ctx}>
+      <header className="top">
+        <Link to="/" className="brand">
+          {t("title")}
+        </Link>
+        <span className="who">{state.me?.name}</span>
+        <button type="button" className="lang" onClick={toggleLanguage}>
+          {t("language")}
+        </button>
+      </header>
+      {!online && <div className="banner" role="status">{t("reconnecting")}</div>}
+      <main>
+        <Routes>
+          <Route path="/" element={<Lobby />} />
+          <Route path="/t/:id" element={<TablePage />} />
+        </Routes>
+      </main>
+    </AppContext.Provider>
+  );
+}
+
+function NamePrompt({ onName }: { onName: (n: string) => void }) {
+  const { t } = useTranslation();
+  const [name, setName] = useState("");
+  return (
+    <form
+      className="name-prompt"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (name.trim()) onName(name.trim());
+      }}
+    >
+      <h1>{t("title")}</h1>
+      <label>
+        {t("nickname")}
+        <input value={name} onChange={(e) => setName(e.target.value)} maxLength={24} autoFocus name="nickname" />
+      </label>
+      <button type="submit">{t("play")}</button>
+      <button type="button" className="lang" onClick={toggleLanguage}>
+        {t("language")}
+      </button>
+    </form>
+  );
+}

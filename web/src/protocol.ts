@@ -1,0 +1,140 @@
+// The server's wire protocol (PROTOCOL.md at the repository root): the
+// messages this client sends and receives.
+
+export type Card = string; // "7h", "10s", "*", "*=8h"
+
+export interface TableMeld {
+  owner: number;
+  cards: Card[];
+}
+
+export interface SeatInfo {
+  seat: number;
+  playing: boolean;
+  cards: number;
+  opened: boolean;
+  shown?: Card[];
+  known?: Card[];
+}
+
+export interface Claims {
+  discarder: number;
+  card: Card;
+  buyers: number[];
+}
+
+export interface GameView {
+  seat: number | null;
+  hand: Card[] | null;
+  table: TableMeld[];
+  discard: Card[];
+  stock: number;
+  stock_piles: number[];
+  seats: SeatInfo[];
+  turn: number | null;
+  phase: string;
+  claims: Claims | null;
+  taken: Card | null;
+  game: number;
+  dealer: number;
+  rules: string;
+}
+
+export type Occupant =
+  | { kind: "empty" }
+  | { kind: "human"; player: string; name: string }
+  | { kind: "bot"; level: string };
+
+export interface SeatPublic {
+  seat: number;
+  occupant: Occupant;
+  away: boolean;
+  forfeited: boolean;
+}
+
+export interface Placing {
+  seat: number;
+  name: string;
+  place: number;
+  points: number;
+  games_won: number;
+  forfeited: boolean;
+}
+
+export interface MatchSummary {
+  match_no: number;
+  placings: Placing[];
+}
+
+export interface RulesInfo {
+  title_de: string;
+  title_en: string;
+  summary_de: string;
+  summary_en: string;
+}
+
+export interface TableInfo {
+  id: string;
+  name: string;
+  rules: { name: string; info: RulesInfo; opening: { threshold: number } } & Record<string, unknown>;
+  seats: SeatPublic[];
+  status: "waiting" | "playing" | "finished";
+  match_no: number;
+  public: boolean;
+  turn_seconds: number | null;
+  matches: MatchSummary[];
+}
+
+export interface ChatLine {
+  name: string;
+  seat: number | null;
+  text: string;
+}
+
+export interface Snapshot {
+  table: string;
+  version: number;
+  info: TableInfo;
+  seat: number | null;
+  game: GameView | null;
+  next_seq: number | null;
+  chat: ChatLine[];
+}
+
+export interface LobbyEntry {
+  id: string;
+  name: string;
+  rules: string;
+  seats: number;
+  free: number;
+  status: string;
+}
+
+export type ServerMsg =
+  | { type: "welcome"; player: string; name: string; token: string }
+  | { type: "ack"; id: number; version?: number; result?: unknown }
+  | { type: "reject"; id: number | null; code: string; message: string }
+  | ({ type: "snapshot" } & Snapshot)
+  | ({ type: "state" } & Snapshot)
+  | { type: "event"; table: string; version: number; event: TableEvent; next_seq?: number }
+  | { type: "bye"; reason: string };
+
+export type TableEvent =
+  | { kind: "seat"; seat: SeatPublic }
+  | { kind: "match_started"; match_no: number }
+  | { kind: "game"; event: { type: string; seat?: number; [k: string]: unknown } }
+  | { kind: "chat"; line: ChatLine }
+  | { kind: "timed_out"; seat: number }
+  | { kind: "match_over"; summary: MatchSummary };
+
+export type Action =
+  | { type: "draw"; from: "stock" | "discard" | { pile: number } }
+  | { type: "meld"; melds: Card[][]; lay_offs?: { meld: number; cards: Card[] }[] }
+  | { type: "lay-off"; meld: number; cards: Card[] }
+  | { type: "exchange-joker"; meld: number; card: Card }
+  | { type: "discard"; card: Card }
+  | { type: "call-romme"; discard?: Card }
+  | { type: "lay-down"; melds: Card[][]; discard?: Card }
+  | { type: "end-turn" }
+  | { type: "buy" }
+  | { type: "knock" };
