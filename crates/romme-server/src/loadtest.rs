@@ -205,8 +205,23 @@ impl Client {
         if let Some(i) = self.inbox.iter().position(&f) {
             return self.inbox.remove(i).ok_or_else(|| "inbox".to_string());
         }
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
         loop {
-            let m = self.read().await?;
+            let m = match tokio::time::timeout_at(deadline, self.read()).await {
+                Ok(m) => m?,
+                Err(_) => {
+                    let last: Vec<String> = self
+                        .inbox
+                        .iter()
+                        .rev()
+                        .take(5)
+                        .map(|m| m.to_string().chars().take(300).collect())
+                        .collect();
+                    return Err(format!(
+                        "nothing expected arrived in 30 s; last messages: {last:?}"
+                    ));
+                }
+            };
             if f(&m) {
                 return Ok(m);
             }
