@@ -17,3 +17,16 @@ echo "${ROMME_TEST_POSTGRES_URL:-no PostgreSQL}"
 [ -n "${ROMME_TEST_POSTGRES_URL:-}" ] || unset ROMME_TEST_POSTGRES_URL
 echo "== cargo test"
 cargo test --workspace --locked
+echo "== web client: npm ci, type check and build, unit tests"
+(cd web && npm ci --no-audit --no-fund && npm run build && npx vitest run)
+echo "== web client end to end in Chromium (installs Debian's chromium when missing)"
+if [ ! -x /usr/bin/chromium ]; then
+    if [ "$(id -u)" = 0 ]; then
+        DEBIAN_FRONTEND=noninteractive apt-get install -y chromium >/dev/null \
+            || { apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium >/dev/null; }
+    else
+        sudo DEBIAN_FRONTEND=noninteractive apt-get install -y chromium >/dev/null
+    fi
+fi
+cargo build --release --locked --bin romme
+(cd web && node e2e/run.mjs)

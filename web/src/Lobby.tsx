@@ -18,6 +18,7 @@ interface Preset {
 
 const LEVELS = ["", "random", "heuristic", "expert"];
 const TIMERS = [0, 15, 30, 60, 120];
+const BOT_SPEEDS = [100, 600, 1500];
 
 export function Lobby() {
   const { t, i18n } = useTranslation();
@@ -29,6 +30,7 @@ export function Lobby() {
   const [seats, setSeats] = useState(4);
   const [bots, setBots] = useState<string[]>(["", "heuristic", "heuristic", "heuristic"]);
   const [timer, setTimer] = useState(0);
+  const [botDelay, setBotDelay] = useState(600);
   const [isPublic, setPublic] = useState(true);
   const [changes, setChanges] = useState<Record<string, string>>({});
   const [showKnobs, setShowKnobs] = useState(false);
@@ -65,6 +67,7 @@ export function Lobby() {
         seats,
         public: isPublic,
         turn_seconds: timer || null,
+        bot_delay_ms: botDelay,
         bots: bots.slice(0, seats).map((b) => b || null),
       },
     });
@@ -162,6 +165,16 @@ export function Lobby() {
             {TIMERS.map((s) => (
               <option key={s} value={s}>
                 {s ? t("seconds", { n: s }) : t("noTimer")}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t("botSpeed")}
+          <select name="bot-speed" value={botDelay} onChange={(e) => setBotDelay(Number(e.target.value))}>
+            {BOT_SPEEDS.map((ms) => (
+              <option key={ms} value={ms}>
+                {t(`speed${ms}`)}
               </option>
             ))}
           </select>

@@ -24,6 +24,7 @@ export function TablePage() {
   const [selected, setSelected] = useState<number[]>([]);
   const [pending, setPending] = useState<Card[][]>([]);
   const [hint, setHint] = useState<string | null>(null);
+  const [hintAction, setHintAction] = useState<Action | null>(null);
   const [chat, setChat] = useState("");
   const [turnStart, setTurnStart] = useState(Date.now());
   const [now, setNow] = useState(Date.now());
@@ -100,6 +101,7 @@ export function TablePage() {
     if (m.type === "ack") {
       const a = (m.result as { action: Action | null }).action;
       setHint(a ? describe(a) : t("pass"));
+      setHintAction(a);
     } else if (m.type === "reject") setHint(m.message);
   };
   const threshold = Number((info.rules.opening as { threshold?: number })?.threshold ?? 0);
@@ -272,7 +274,7 @@ export function TablePage() {
               {t("hint")}
             </button>
             {hint && (
-              <span className="hint" data-testid="hint-text">
+              <span className="hint" data-testid="hint-text" data-action={JSON.stringify(hintAction)}>
                 {hint}
               </span>
             )}

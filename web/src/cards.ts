@@ -41,11 +41,11 @@ export function isRed(card: Card): boolean {
   return s === "h" || s === "d";
 }
 
-/** A short label: "7♥", "10♠", "🃏", "🃏=8♥". */
+/** A short label: "7♥", "10♠", "★" (joker), "★=8♥". */
 export function label(card: Card): string {
   const p = parse(card);
   if (p.joker) {
-    return p.stands ? `🃏=${p.stands.rank}${SUIT_SYMBOL[p.stands.suit ?? ""] ?? ""}` : "🃏";
+    return p.stands ? `★=${p.stands.rank}${SUIT_SYMBOL[p.stands.suit ?? ""] ?? ""}` : "★";
   }
   return `${p.rank}${SUIT_SYMBOL[p.suit ?? ""] ?? p.suit}`;
 }

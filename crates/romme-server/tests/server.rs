@@ -366,10 +366,13 @@ async fn a_disconnected_player_resumes_with_exactly_the_missing_events() {
                 acted += 1;
             }
         } else {
-            let m = tokio::time::timeout(Duration::from_secs(20), ann.wait_for(|m| m["type"] == "event"))
-                .await
-                .unwrap_or_else(|_| panic!("no event in 20 s after hint {h}; seen {seen}"))
-                .expect("event");
+            let m = tokio::time::timeout(
+                Duration::from_secs(20),
+                ann.wait_for(|m| m["type"] == "event"),
+            )
+            .await
+            .unwrap_or_else(|_| panic!("no event in 20 s after hint {h}; seen {seen}"))
+            .expect("event");
             ann.inbox.push_front(m);
         }
         while let Some(m) = ann.inbox.pop_front() {
