@@ -18,6 +18,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const web = resolve(here, "..");
 const bin = process.env.ROMME_BIN ?? resolve(web, "../target/release/romme");
 const shots = join(here, "screenshots");
+let sawJoker = false;
 mkdirSync(shots, { recursive: true });
 
 function fail(msg) {
@@ -55,7 +56,8 @@ async function main() {
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-    page.on("dialog", (d) => void d.accept(page.__declaration ?? ""));
+    // The joker declaration prompt: answer with the hint's declarations, in order.
+    page.on("dialog", (d) => void d.accept((page.__declarations ?? []).shift() ?? ""));
     page.setDefaultTimeout(20000);
 
     // Lobby.
@@ -85,6 +87,7 @@ async function main() {
     // Play the whole game through the UI, following the hint.
     let actions = 0;
     let reloaded = false;
+    let lastRefused = null;
     for (let step = 0; step < 2000; step++) {
       if (await finished(page)) break;
       if (!(await waitForTurn(page))) continue;
@@ -101,7 +104,10 @@ async function main() {
         await page.waitForTimeout(100);
         continue;
       }
-      await perform(page, action);
+      const key = JSON.stringify(action);
+      if (key === lastRefused) fail(`the hinted action was refused twice: ${key}`);
+      if (await perform(page, action)) lastRefused = key;
+      else lastRefused = null;
       actions += 1;
     }
     if (!(await finished(page))) fail("the game did not end");
@@ -111,6 +117,7 @@ async function main() {
     if (rows !== 4) fail(`score sheet has ${rows} rows`);
     await page.screenshot({ path: join(shots, "score-sheet.png"), fullPage: true });
     console.log(`e2e: a full game of klassisch through the UI, ${actions} actions of ours; score sheet with ${rows} rows`);
+    console.log(`e2e: ${sawJoker ? "a joker meld with declarations was played through the UI" : "no joker meld came up in this deal"}`);
   } finally {
     await browser.close();
     child.kill("SIGKILL");
@@ -168,8 +175,6 @@ async function select(page, cards) {
 }
 
 async function perform(page, action) {
-  const before = await page.getAttribute("[data-testid=hand]", "data-version").catch(() => null);
-  void before;
   switch (action.type) {
     case "draw":
       await page.click(action.from === "discard" ? "[data-testid=discard]" : "[data-testid=stock]");
@@ -180,12 +185,22 @@ async function perform(page, action) {
       break;
     case "meld": {
       const melds = action.melds;
-      page.__declaration = (melds.flat().find((c) => c.startsWith("*=")) ?? "").slice(2);
-      for (const m of melds) {
-        await select(page, m);
-        await page.click("button:has-text('Als Kombination vormerken')");
+      page.__declarations = melds.flat().filter((c) => c.startsWith("*=")).map((c) => c.slice(2));
+      if (page.__declarations.length > 0) sawJoker = true;
+      if (melds.length > 0) {
+        for (const m of melds) {
+          await select(page, m);
+          await page.click("button:has-text('Als Kombination vormerken')");
+        }
+        await page.click(".hand-actions button.primary");
+        await page.waitForTimeout(150);
       }
-      await page.click(".hand-actions button.primary");
+      // Lay-offs that came with the meld: one by one on their melds.
+      for (const part of action.lay_offs ?? []) {
+        await select(page, part.cards);
+        await page.click(`[data-testid=meld-${part.meld}] button:has-text('Anlegen')`);
+        await page.waitForTimeout(150);
+      }
       break;
     }
     case "lay-off":
@@ -206,7 +221,9 @@ async function perform(page, action) {
     const text = await refusal.textContent();
     console.log(`e2e: note: ${JSON.stringify(action)} refused: ${text}`);
     await page.click("[data-testid=refusal] button");
+    return true;
   }
+  return false;
 }
 
 main().catch((e) => {
