@@ -109,27 +109,15 @@ pub struct Client {
 impl Client {
     /// Connect and say hello as a new guest.
     pub async fn guest(url: &str, name: &str) -> Result<(Client, Value), String> {
-        let (ws, _) = tokio_tungstenite::connect_async(url)
-            .await
-            .map_err(|e| format!("connect: {e}"))?;
-        let mut c = Client {
-            ws,
-            next_id: 0,
-            inbox: Default::default(),
-        };
-        c.send_raw(&json!({"type": "hello", "guest": name}).to_string())
-            .await?;
-        let welcome = c
-            .wait_for(|m| m["type"] == "welcome" || m["type"] == "reject")
-            .await?;
-        if welcome["type"] != "welcome" {
-            return Err(format!("hello refused: {welcome}"));
-        }
-        Ok((c, welcome))
+        Client::hello(url, json!({"type": "hello", "guest": name})).await
     }
 
     /// Connect with a session token.
     pub async fn with_token(url: &str, token: &str) -> Result<(Client, Value), String> {
+        Client::hello(url, json!({"type": "hello", "token": token})).await
+    }
+
+    async fn hello(url: &str, hello: Value) -> Result<(Client, Value), String> {
         let (ws, _) = tokio_tungstenite::connect_async(url)
             .await
             .map_err(|e| format!("connect: {e}"))?;
@@ -138,8 +126,7 @@ impl Client {
             next_id: 0,
             inbox: Default::default(),
         };
-        c.send_raw(&json!({"type": "hello", "token": token}).to_string())
-            .await?;
+        c.send_raw(&hello.to_string()).await?;
         let welcome = c
             .wait_for(|m| m["type"] == "welcome" || m["type"] == "reject")
             .await?;
