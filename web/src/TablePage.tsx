@@ -358,7 +358,7 @@ export function TablePage() {
             <tr>
               <th>#</th>
               <th>{t("place")}</th>
-              <th>{t("seats")}</th>
+              <th>{t("player")}</th>
               <th>{t("points")}</th>
               <th>{t("won")}</th>
             </tr>
