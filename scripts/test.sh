@@ -28,5 +28,7 @@ if [ ! -x /usr/bin/chromium ]; then
         sudo DEBIAN_FRONTEND=noninteractive apt-get install -y chromium >/dev/null
     fi
 fi
-cargo build --release --locked --bin romme
-(cd web && node e2e/run.mjs)
+# The debug binary from `cargo test` (the rules crates are optimised in
+# test builds too): no extra release build in CI.
+cargo build --locked --bin romme
+(cd web && ROMME_BIN=../target/debug/romme node e2e/run.mjs)
