@@ -293,7 +293,7 @@ export function TablePage() {
               type="button"
               disabled={chosen.length < 3}
               onClick={() => {
-                setPending([...pending, declare(chosen)]);
+                setPending([...pending, [...chosen]]);
                 setSelected([]);
               }}
             >
@@ -304,7 +304,7 @@ export function TablePage() {
               className="primary"
               disabled={!onTurn || (pending.length === 0 && chosen.length < 3)}
               onClick={async () => {
-                const melds = chosen.length >= 3 ? [...pending, declare(chosen)] : pending;
+                const melds = chosen.length >= 3 ? [...pending, [...chosen]] : pending;
                 let m = await act({ type: "meld", melds });
                 if (m.type === "reject" && m.message.includes("wild card stands for")) {
                   // Ambiguous joker: ask, then try again with the declaration.
@@ -414,12 +414,6 @@ export function TablePage() {
       </ol>
     </div>
   );
-}
-
-/** Cards as selected: jokers go without a declaration first (the engine
- * infers it when only one reading exists). */
-function declare(cards: Card[]): Card[] {
-  return [...cards];
 }
 
 /** Ask the player what each bare joker stands for ("8h" → "*=8h"). */

@@ -21,8 +21,6 @@ export function meldValue(meld: Card[]): number {
   const idx = ranks.map((r) => RANKS.indexOf(r)).filter((i) => i >= 0);
   if (idx.length === 0) return 0;
   let start = Math.min(...idx);
-  const span = Math.max(...idx) - start + 1;
-  const extra = meld.length - span;
   // Jokers beyond the naturals extend the run upwards while possible.
   if (start + meld.length - 1 > RANKS.length - 1) start = RANKS.length - meld.length;
   let sum = 0;
@@ -30,7 +28,6 @@ export function meldValue(meld: Card[]): number {
     const r = RANKS[start + i] ?? "";
     sum += rankValue(r, false);
   }
-  void extra;
   return sum;
 }
 

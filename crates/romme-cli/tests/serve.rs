@@ -144,7 +144,7 @@ async fn a_killed_server_continues_every_game_after_a_restart() {
 
     // The published record holds every acknowledged action of seat 0 once,
     // in order, and replays to the end.
-    let body = reqwest_like_get(&addr, &format!("/api/tables/{table}/matches/1/record")).await;
+    let body = http_get(&addr, &format!("/api/tables/{table}/matches/1/record")).await;
     let record: romme_engine::Record = serde_json::from_str(&body).expect("record");
     let ours: Vec<Value> = record
         .actions
@@ -174,17 +174,11 @@ async fn a_killed_server_continues_every_game_after_a_restart() {
     child.wait().expect("reaped");
 }
 
-async fn reqwest_like_get(addr: &str, path: &str) -> String {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
-    s.write_all(req.as_bytes()).await.expect("write");
-    let mut buf = Vec::new();
-    s.read_to_end(&mut buf).await.expect("read");
-    let text = String::from_utf8_lossy(&buf).to_string();
-    text.split_once("\r\n\r\n")
-        .map(|(_, b)| b.to_string())
-        .unwrap_or_default()
+async fn http_get(addr: &str, path: &str) -> String {
+    romme_server::loadtest::http(addr, "GET", path, None, None)
+        .await
+        .expect("HTTP")
+        .1
 }
 
 #[test]

@@ -350,6 +350,12 @@ impl Game {
             .then(|| u8::try_from(self.game_no).unwrap_or(u8::MAX))
     }
 
+    /// The card just discarded while it may be bought or knocked for (the
+    /// views' `claims`, without building a view).
+    pub fn claims(&self) -> Option<crate::claims::Claims> {
+        self.window.as_ref().map(ClaimWindow::public)
+    }
+
     /// The last turns running after a lay-down or knock, if any.
     pub fn last_turns(&self) -> Option<&LastTurns> {
         self.ending.as_ref()

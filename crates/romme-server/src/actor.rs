@@ -672,14 +672,12 @@ impl Actor {
 
     fn track_turn(&mut self) {
         let turn = self.table.game().and_then(|g| g.turn());
-        let began = self.table.game().map_or(0, |g| g.events().len() as u64);
         match (turn, self.turn) {
             (Some(t), Some((old, _))) if t == old => {}
             (Some(t), _) => {
                 self.turns += 1;
                 self.turn = Some((t, self.turns));
                 self.turn_started = Instant::now();
-                let _ = began;
             }
             (None, _) => self.turn = None,
         }
@@ -756,7 +754,7 @@ impl Actor {
             Occupant::Bot { level } if !self.table.is_forfeited(seat) => level.clone(),
             _ => "heuristic".to_string(),
         };
-        let match_no = self.table.info().match_no;
+        let match_no = self.table.match_no();
         let mut slot = match self.bots[seat].take() {
             Some(s) if s.level == level && s.match_no == match_no => s,
             _ => {

@@ -5,7 +5,7 @@
 //! one and a half times `--think-ms`, and measures every action's round
 //! trip. It refuses non-loopback addresses and stops by itself.
 
-use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
+use std::net::{SocketAddr, ToSocketAddrs};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -84,15 +84,50 @@ pub fn check_loopback(url: &str) -> Result<SocketAddr, LoadError> {
         .map_err(|_| LoadError::BadUrl(url.into()))?
         .collect();
     let first = *addrs.first().ok_or_else(|| LoadError::BadUrl(url.into()))?;
-    if addrs.iter().all(|a| is_loopback(a.ip())) {
+    if addrs.iter().all(|a| a.ip().is_loopback()) {
         Ok(first)
     } else {
         Err(LoadError::NotLoopback(hostport.into()))
     }
 }
 
-fn is_loopback(ip: IpAddr) -> bool {
-    ip.is_loopback()
+/// One HTTP/1.1 request to `addr` (`127.0.0.1:8080`), for tests and tools
+/// on loopback: the status and the body.
+pub async fn http(
+    addr: &str,
+    method: &str,
+    path: &str,
+    bearer: Option<&str>,
+    body: Option<&Value>,
+) -> Result<(u16, String), String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr)
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
+    let body = body.map(Value::to_string).unwrap_or_default();
+    let auth = bearer.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes())
+        .await
+        .map_err(|e| format!("write: {e}"))?;
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf)
+        .await
+        .map_err(|e| format!("read: {e}"))?;
+    let text = String::from_utf8_lossy(&buf);
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .ok_or_else(|| format!("not HTTP: {text}"))?;
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    Ok((status, body))
 }
 
 type Ws =

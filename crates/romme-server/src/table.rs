@@ -486,6 +486,11 @@ impl TableState {
         self.seqs.get(seat).copied().unwrap_or(0) + 1
     }
 
+    /// Matches started at this table.
+    pub fn match_no(&self) -> u32 {
+        self.match_no
+    }
+
     /// Finished matches.
     pub fn matches(&self) -> &[MatchSummary] {
         &self.matches
@@ -788,7 +793,7 @@ impl TableState {
             return (None, Vec::new());
         };
         let turn = game.turn();
-        let claims = if game.view(None).claims.is_some() {
+        let claims = if game.claims().is_some() {
             (0..self.seats.len())
                 .filter(|&s| Some(s) != turn && !game.legal_actions(s).is_empty())
                 .collect()

@@ -206,16 +206,10 @@ async fn two_humans_and_two_bots_play_a_full_match() {
 }
 
 async fn http_get(addr: std::net::SocketAddr, path: &str) -> String {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
-    s.write_all(req.as_bytes()).await.expect("write");
-    let mut buf = Vec::new();
-    s.read_to_end(&mut buf).await.expect("read");
-    let text = String::from_utf8_lossy(&buf).to_string();
-    text.split_once("\r\n\r\n")
-        .map(|(_, b)| b.to_string())
-        .unwrap_or_default()
+    romme_server::loadtest::http(&addr.to_string(), "GET", path, None, None)
+        .await
+        .expect("HTTP")
+        .1
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -503,27 +497,11 @@ async fn flooding_is_rate_limited() {
 }
 
 async fn http_post(addr: std::net::SocketAddr, path: &str, body: Value) -> (u16, Value) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    let body = body.to_string();
-    let req = format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.expect("write");
-    let mut buf = Vec::new();
-    s.read_to_end(&mut buf).await.expect("read");
-    let text = String::from_utf8_lossy(&buf).to_string();
-    let status: u16 = text
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .expect("status");
-    let json = text
-        .split_once("\r\n\r\n")
-        .and_then(|(_, b)| serde_json::from_str(b).ok())
-        .unwrap_or(Value::Null);
-    (status, json)
+    let (status, text) =
+        romme_server::loadtest::http(&addr.to_string(), "POST", path, None, Some(&body))
+            .await
+            .expect("HTTP");
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -721,18 +699,10 @@ async fn a_won_match_moves_the_ratings() {
 }
 
 async fn http_get_auth(addr: std::net::SocketAddr, path: &str, token: &str) -> Value {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    let req = format!(
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\r\n"
-    );
-    s.write_all(req.as_bytes()).await.expect("write");
-    let mut buf = Vec::new();
-    s.read_to_end(&mut buf).await.expect("read");
-    let text = String::from_utf8_lossy(&buf).to_string();
-    text.split_once("\r\n\r\n")
-        .and_then(|(_, b)| serde_json::from_str(b).ok())
-        .unwrap_or(Value::Null)
+    let (_, text) = romme_server::loadtest::http(&addr.to_string(), "GET", path, Some(token), None)
+        .await
+        .expect("HTTP");
+    serde_json::from_str(&text).unwrap_or(Value::Null)
 }
 
 /// The same server on PostgreSQL, when one is available:
