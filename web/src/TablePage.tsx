@@ -15,7 +15,7 @@ import { groups, isRed, label, sortByRank, sortBySuit } from "./cards";
 import { arrange, clearRefusal, myTurn, reorder } from "./state";
 import type { Action, Card, GameView, ServerMsg, Snapshot } from "./protocol";
 import { meldsValue } from "./points";
-import { translateReason } from "./reasons";
+import { translateRefusal } from "./reasons";
 
 export function TablePage() {
   const { id = "" } = useParams();
@@ -176,7 +176,7 @@ export function TablePage() {
 
       {state.refusal && (
         <p className="error" role="alert" data-testid="refusal">
-          {t("refused", { reason: translateReason(state.refusal.message, i18n.language) })}
+          {t("refused", { reason: translateRefusal(state.refusal, i18n.language) })}
           <button type="button" aria-label="OK" onClick={() => update(clearRefusal)}>
             ×
           </button>
@@ -306,7 +306,7 @@ export function TablePage() {
               onClick={async () => {
                 const melds = chosen.length >= 3 ? [...pending, [...chosen]] : pending;
                 let m = await act({ type: "meld", melds });
-                if (m.type === "reject" && m.message.includes("wild card stands for")) {
+                if (m.type === "reject" && m.reason?.code === "ambiguous") {
                   // Ambiguous joker: ask, then try again with the declaration.
                   const declared = askDeclarations(melds, t("declare"));
                   if (declared) m = await act({ type: "meld", melds: declared });

@@ -113,7 +113,7 @@ export interface LobbyEntry {
 export type ServerMsg =
   | { type: "welcome"; player: string; name: string; token: string }
   | { type: "ack"; id: number; version?: number; result?: unknown }
-  | { type: "reject"; id: number | null; code: string; message: string }
+  | { type: "reject"; id: number | null; code: string; message: string; reason?: { code: string; args?: unknown } }
   | ({ type: "snapshot" } & Snapshot)
   | ({ type: "state" } & Snapshot)
   | { type: "event"; table: string; version: number; event: TableEvent; next_seq?: number }

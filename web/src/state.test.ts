@@ -3,7 +3,7 @@ import { arrange, initial, myTurn, reduce, reorder } from "./state";
 import { groups, keepOrder, sortBySuit } from "./cards";
 import { knobList, overridesToml } from "./knobs";
 import { meldValue } from "./points";
-import { translateReason } from "./reasons";
+import { translateRefusal } from "./reasons";
 import type { ServerMsg, Snapshot } from "./protocol";
 
 function snap(version: number, hand: string[], turn = 0, type: "snapshot" | "state" = "snapshot"): ServerMsg {
@@ -74,10 +74,37 @@ describe("client state", () => {
   it("remembers a refusal and knows whose turn it is", () => {
     let s = reduce(initial, snap(1, [], 0));
     expect(myTurn(s)).toBe(true);
-    s = reduce(s, { type: "reject", id: 3, code: "illegal_action", message: "you must draw first" });
+    s = reduce(s, {
+      type: "reject",
+      id: 3,
+      code: "illegal_action",
+      message: "you must draw first",
+      reason: { code: "must_draw_first" },
+    });
     expect(s.refusal?.message).toBe("you must draw first");
-    expect(translateReason(s.refusal?.message ?? "", "de")).toBe("Du musst zuerst eine Karte ziehen.");
-    expect(translateReason("something new", "de")).toBe("something new");
+    expect(s.refusal && translateRefusal(s.refusal, "de")).toBe("Du musst zuerst eine Karte ziehen.");
+    expect(s.refusal && translateRefusal(s.refusal, "en")).toBe("you must draw first");
+    // Unknown reasons are shown as the server wrote them.
+    expect(translateRefusal({ code: "x", message: "something new", reason: { code: "new" } }, "de")).toBe("something new");
+  });
+
+  it("translates the engine's reasons from their codes and arguments", () => {
+    const de = (code: string, args: unknown, message = "") => translateRefusal({ code: "illegal_action", message, reason: { code, args } }, "de");
+    expect(de("not_in_hand", "10h")).toBe("10♥ hast du nicht auf der Hand.");
+    expect(de("not_your_turn", { expected: 2, got: 0 })).toBe("Platz 3 ist am Zug, nicht Platz 1.");
+    expect(de("opening", { code: "too_few_points", needed: 40, have: 31 })).toBe(
+      "Die Erstmeldung braucht 40 Punkte, diese Kombinationen haben 31.",
+    );
+    expect(de("invalid_meld", { cards: "7h 7h 7s", reason: "not a valid meld: a set may not have the same suit twice (h twice)" })).toBe(
+      "7♥ 7♥ 7♠ ist keine gültige Kombination: ein Satz darf keine Farbe doppelt haben (h doppelt)",
+    );
+    expect(de("lay_off_not_allowed", "you can lay off only after your opening")).toBe(
+      "Anlegen darfst du erst nach deiner Erstmeldung.",
+    );
+    // English keeps the engine's words, with card symbols.
+    expect(translateRefusal({ code: "illegal_action", message: "Kc is not in your hand", reason: null }, "en")).toBe(
+      "K♣ is not in your hand",
+    );
   });
 });
 

@@ -14,6 +14,8 @@ export interface LogLine {
 export interface Refusal {
   code: string;
   message: string;
+  /** The engine's reason as data, for translation. */
+  reason: { code: string; args?: unknown } | null;
 }
 
 export interface ClientState {
@@ -70,7 +72,7 @@ export function reduce(state: ClientState, msg: ServerMsg): ClientState {
       return { ...state, version: msg.version, gap: state.gap || gap, log, table };
     }
     case "reject":
-      return { ...state, refusal: { code: msg.code, message: msg.message } };
+      return { ...state, refusal: { code: msg.code, message: msg.message, reason: msg.reason ?? null } };
     case "ack":
     case "bye":
       return state;

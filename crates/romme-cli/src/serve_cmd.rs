@@ -43,6 +43,13 @@ pub struct ServeArgs {
     /// server's own origin is always allowed.
     #[arg(long)]
     pub allow_origin: Vec<String>,
+    /// Deal every match from seeds derived from N instead of the OS random
+    /// source, and seed the bots and hints from it too: every table then
+    /// plays the same sequence of deals (a duplicate tournament, a demo, the
+    /// browser tests). Never on a public server: whoever knows N knows every
+    /// hand.
+    #[arg(long, value_name = "N")]
+    pub fixed_seed: Option<u64>,
 }
 
 /// `romme serve`: runs until Ctrl-C.
@@ -64,6 +71,7 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         max_connections_per_ip: args.max_connections_per_ip,
         allowed_origins: args.allow_origin.clone(),
         time_scale: 1.0,
+        fixed_seed: args.fixed_seed,
     };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async move {

@@ -36,6 +36,7 @@ pub struct OpeningAttempt<'a> {
 
 /// Why an opening is not enough.
 #[derive(Debug, Clone, PartialEq, Eq, Error, Serialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
 pub enum OpeningError {
     /// The points do not reach the threshold.
     #[error("opening needs {needed} points, these melds have {have}")]

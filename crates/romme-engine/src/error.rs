@@ -4,6 +4,7 @@
 use romme_core::meld::MeldError;
 use romme_core::opening::OpeningError;
 use romme_core::{CardKind, MeldCard};
+use serde::Serialize;
 use thiserror::Error;
 
 use crate::game::Phase;
@@ -41,7 +42,12 @@ pub enum NewGameError {
 }
 
 /// An action was refused; the game is unchanged.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+///
+/// Serialized as `{"code": "snake_case_variant", "args": …}` (the fields of
+/// the variant, absent for unit variants) so that a client can say the
+/// reason in its own language.
+#[derive(Debug, Clone, PartialEq, Eq, Error, Serialize)]
+#[serde(tag = "code", content = "args", rename_all = "snake_case")]
 pub enum ActionError {
     /// The match is over.
     #[error("the match is over")]
@@ -281,4 +287,38 @@ pub enum ActionError {
         /// Why.
         reason: String,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn refusals_serialize_as_code_and_args_for_translation() {
+        let v = |e: ActionError| serde_json::to_value(e).expect("serializes");
+        assert_eq!(
+            v(ActionError::MustDrawFirst),
+            json!({"code": "must_draw_first"})
+        );
+        assert_eq!(
+            v(ActionError::NotYourTurn {
+                expected: 2,
+                got: 0
+            }),
+            json!({"code": "not_your_turn", "args": {"expected": 2, "got": 0}})
+        );
+        let card: CardKind = "7h".parse().expect("card");
+        assert_eq!(
+            v(ActionError::NotInHand(card)),
+            json!({"code": "not_in_hand", "args": "7h"})
+        );
+        assert_eq!(
+            v(ActionError::Opening(OpeningError::TooFewPoints {
+                needed: 40,
+                have: 31
+            })),
+            json!({"code": "opening", "args": {"code": "too_few_points", "needed": 40, "have": 31}})
+        );
+    }
 }

@@ -87,6 +87,7 @@ impl Outbox {
             id,
             code,
             message: message.into(),
+            reason: None,
         });
     }
 
@@ -126,11 +127,25 @@ pub enum Cmd {
     Lobby(oneshot::Sender<(LobbyEntry, bool)>),
 }
 
-/// Timing settings of a table task.
+/// What a seed is for (see [`Actor::seed_for`]).
+enum Purpose {
+    /// Dealing match `n`.
+    Deal(u32),
+    /// The bot in a seat, in match `n`.
+    Bot(u32, usize),
+    /// A hint at a table version.
+    Hint(u64),
+}
+
+/// Settings every table task shares.
 #[derive(Debug, Clone, Copy)]
-pub struct Timing {
+pub struct TaskConfig {
     /// Scale for all the table's timers (tests shorten them).
     pub time_scale: f64,
+    /// Derive match and bot seeds from this number instead of the OS random
+    /// source (`romme serve --fixed-seed`): reproducible games for tests and
+    /// demonstrations. Anyone who knows it knows every hand.
+    pub fixed_seed: Option<u64>,
 }
 
 struct Follower {
@@ -166,7 +181,7 @@ pub struct Actor {
     table: TableState,
     store: Store,
     metrics: Metrics,
-    timing: Timing,
+    timing: TaskConfig,
     followers: Vec<Follower>,
     bots: Vec<Option<BotSlot>>,
     busy: bool,
@@ -181,7 +196,29 @@ pub struct Actor {
     matches_stored: usize,
 }
 
-type Refusal = (RejectCode, String);
+/// Why a request was refused: the code, the words, and for an illegal
+/// action the engine's reason as data (`{code, args}`) so that clients can
+/// say it in their own language.
+#[derive(Debug)]
+struct Refusal {
+    code: RejectCode,
+    message: String,
+    reason: Option<serde_json::Value>,
+}
+
+fn refuse(code: RejectCode, message: String) -> Refusal {
+    Refusal {
+        code,
+        message,
+        reason: None,
+    }
+}
+
+impl From<(RejectCode, String)> for Refusal {
+    fn from((code, message): (RejectCode, String)) -> Refusal {
+        refuse(code, message)
+    }
+}
 
 fn refusal(e: &TableError) -> Refusal {
     let code = match e {
@@ -195,12 +232,20 @@ fn refusal(e: &TableError) -> Refusal {
         TableError::Illegal(_) => RejectCode::IllegalAction,
         TableError::BadChat => RejectCode::Malformed,
     };
-    (code, e.to_string())
+    let reason = match e {
+        TableError::Illegal(err) => serde_json::to_value(err).ok(),
+        _ => None,
+    };
+    Refusal {
+        code,
+        message: e.to_string(),
+        reason,
+    }
 }
 
 impl Actor {
     /// A task for `table` (already rebuilt from its entries).
-    pub fn new(table: TableState, store: Store, metrics: Metrics, timing: Timing) -> Actor {
+    pub fn new(table: TableState, store: Store, metrics: Metrics, timing: TaskConfig) -> Actor {
         let n = table.occupants().len();
         let (bot_tx, bot_rx) = mpsc::channel(8);
         let matches_stored = table.matches().len();
@@ -222,6 +267,26 @@ impl Actor {
             away_since: vec![None; n],
             matches_stored,
         }
+    }
+
+    /// A fresh seed: from the OS, or with `fixed_seed` derived from it and
+    /// `purpose` alone, so that every table on such a server deals the same
+    /// sequence of matches and its bots play the same way whatever happens
+    /// elsewhere (a duplicate tournament, a reproducible test).
+    fn seed_for(&self, purpose: Purpose) -> u64 {
+        let Some(fixed) = self.timing.fixed_seed else {
+            return crate::ids::seed();
+        };
+        let n = match purpose {
+            Purpose::Deal(m) => u64::from(m) << 8,
+            Purpose::Bot(m, seat) => (u64::from(m) << 8) | (1 + seat as u64 % 200),
+            Purpose::Hint(version) => (version << 8) | 255,
+        };
+        let x = fixed ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        // splitmix64's finalizer.
+        let x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        let x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        x ^ (x >> 31)
     }
 
     fn secs(&self, s: u32) -> Duration {
@@ -297,9 +362,14 @@ impl Actor {
                                 .observe(received.elapsed().as_secs_f64());
                         }
                     }
-                    Err((code, message)) => {
+                    Err(r) => {
                         self.metrics.rejections.inc();
-                        out.reject(Some(id), code, message);
+                        out.send(&ServerMsg::Reject {
+                            id: Some(id),
+                            code: r.code,
+                            message: r.message,
+                            reason: r.reason,
+                        });
                     }
                 }
             }
@@ -341,7 +411,7 @@ impl Actor {
             Op::Leave { .. } => Entry::Leave { seat: mine()? },
             Op::SetBot { seat: s, level, .. } => {
                 if seat.is_none() && self.table.config().creator != who.player {
-                    return Err((
+                    return Err(refuse(
                         RejectCode::NotYourSeat,
                         "only seated players and the table's creator choose bots".into(),
                     ));
@@ -350,32 +420,32 @@ impl Actor {
             }
             Op::Start { .. } => {
                 if seat.is_none() && self.table.config().creator != who.player {
-                    return Err((
+                    return Err(refuse(
                         RejectCode::NotYourSeat,
                         "only seated players and the table's creator start a match".into(),
                     ));
                 }
                 Entry::Start {
-                    seed: crate::ids::seed(),
+                    seed: self.seed_for(Purpose::Deal(self.table.match_no() + 1)),
                 }
             }
             Op::Act { seq, action, .. } => {
                 let s = mine()?;
                 let expected = self.table.next_seq(s);
                 if seq < expected {
-                    return Err((
+                    return Err(refuse(
                         RejectCode::Duplicate,
                         format!("action number {seq} was already used; the next is {expected}"),
                     ));
                 }
                 if seq > expected {
-                    return Err((
+                    return Err(refuse(
                         RejectCode::OutOfSequence,
                         format!("action number {seq} skips ahead; the next is {expected}"),
                     ));
                 }
                 if self.autoplay.is_some_and(|(a, _)| a == s) || self.table.is_forfeited(s) {
-                    return Err((
+                    return Err(refuse(
                         RejectCode::InvalidState,
                         "a bot plays this seat now (timer ran out or forfeited)".into(),
                     ));
@@ -394,7 +464,7 @@ impl Actor {
                         return Ok((None, None));
                     }
                     None => {
-                        return Err((
+                        return Err(refuse(
                             RejectCode::InvalidState,
                             "no card can be bought or knocked for now".into(),
                         ));
@@ -412,7 +482,10 @@ impl Actor {
                 text,
             },
             Op::Hello { .. } | Op::List | Op::Create { .. } => {
-                return Err((RejectCode::Malformed, "not a table request".to_string()));
+                return Err(refuse(
+                    RejectCode::Malformed,
+                    "not a table request".to_string(),
+                ));
             }
         };
         let is_act = matches!(entry, Entry::Act { .. });
@@ -425,18 +498,22 @@ impl Actor {
 
     async fn hint(&mut self, seat: usize) -> Result<Option<Action>, Refusal> {
         let Some(game) = self.table.game() else {
-            return Err((RejectCode::InvalidState, "no match is running".into()));
+            return Err(refuse(
+                RejectCode::InvalidState,
+                "no match is running".into(),
+            ));
         };
         let state: SeatState = game.seat_state(seat);
         if state.legal_actions().is_empty() {
-            return Err((
+            return Err(refuse(
                 RejectCode::InvalidState,
                 "you have nothing to do right now".into(),
             ));
         }
         let on_turn = game.turn() == Some(seat);
+        let seed = self.seed_for(Purpose::Hint(self.table.version()));
         tokio::task::spawn_blocking(move || {
-            let mut bot = HeuristicBot::new(crate::ids::seed());
+            let mut bot = HeuristicBot::new(seed);
             if on_turn {
                 Some(bot.act(&state))
             } else {
@@ -444,7 +521,7 @@ impl Actor {
             }
         })
         .await
-        .map_err(|_| (RejectCode::Internal, "the hint failed".to_string()))
+        .map_err(|_| refuse(RejectCode::Internal, "the hint failed".to_string()))
     }
 
     async fn join(
@@ -545,7 +622,7 @@ impl Actor {
         if let Err(e) = self.store.write(writes).await {
             tracing::error!(table = self.table.id(), "storing an entry failed: {e}");
             self.reload().await;
-            return Err((
+            return Err(refuse(
                 RejectCode::Internal,
                 "the server could not store this; nothing changed".into(),
             ));
@@ -763,7 +840,7 @@ impl Actor {
                     level,
                     match_no,
                     seen: 0,
-                    bot: spec.build(crate::ids::seed()),
+                    bot: spec.build(self.seed_for(Purpose::Bot(match_no, seat))),
                 }
             }
         };
@@ -832,11 +909,11 @@ impl Actor {
             Ok(()) => {
                 self.metrics.actions.inc();
             }
-            Err((code, msg)) => {
+            Err(Refusal { code, message, .. }) => {
                 tracing::error!(
                     table = self.table.id(),
                     seat = done.seat,
-                    "a bot's action was refused ({code:?}): {msg}; playing a random legal action"
+                    "a bot's action was refused ({code:?}): {message}; playing a random legal action"
                 );
                 let fallback = self.table.game().and_then(|g| {
                     let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(

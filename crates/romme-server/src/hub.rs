@@ -8,7 +8,7 @@ use std::time::Duration;
 use romme_core::ruleset::Ruleset;
 use tokio::sync::{Mutex, mpsc, oneshot};
 
-use crate::actor::{Actor, Cmd, Timing, Who};
+use crate::actor::{Actor, Cmd, TaskConfig, Who};
 use crate::auth::{self, AuthError, Tokens};
 use crate::metrics::Metrics;
 use crate::protocol::{NewTable, RejectCode, RulesChoice};
@@ -27,7 +27,7 @@ pub struct Hub {
     pub metrics: Metrics,
     /// Session tokens.
     pub tokens: Tokens,
-    timing: Timing,
+    timing: TaskConfig,
 }
 
 /// Why something failed, as a client hears it.
@@ -35,14 +35,18 @@ pub type Refusal = (RejectCode, String);
 
 impl Hub {
     /// A hub over `store`.
-    pub async fn new(store: Store, metrics: Metrics, time_scale: f64) -> Result<Hub, StoreError> {
+    pub async fn new(
+        store: Store,
+        metrics: Metrics,
+        timing: TaskConfig,
+    ) -> Result<Hub, StoreError> {
         let key = store.secret().await?;
         Ok(Hub {
             tables: Mutex::new(HashMap::new()),
             store,
             metrics,
             tokens: Tokens::new(key),
-            timing: Timing { time_scale },
+            timing,
         })
     }
 

@@ -67,6 +67,11 @@ pub struct ServerConfig {
     /// Scale for tables' timers (turn timer, claims, reconnect): 1.0 in
     /// production; tests shorten them.
     pub time_scale: f64,
+    /// Deal every match (and seed every bot and hint) from numbers derived
+    /// from this seed and the table: reproducible games for tests and
+    /// demonstrations. Never on a public server: whoever knows the seed
+    /// knows every hand.
+    pub fixed_seed: Option<u64>,
 }
 
 impl Default for ServerConfig {
@@ -83,6 +88,7 @@ impl Default for ServerConfig {
             max_connections_per_ip: 256,
             allowed_origins: Vec::new(),
             time_scale: 1.0,
+            fixed_seed: None,
         }
     }
 }
@@ -135,7 +141,17 @@ impl Server {
 pub async fn start(config: ServerConfig) -> Result<Server, ServeError> {
     let store = store::Store::connect(&config.database_url).await?;
     let metrics = metrics::Metrics::new();
-    let hub = Arc::new(hub::Hub::new(store, metrics, config.time_scale).await?);
+    let hub = Arc::new(
+        hub::Hub::new(
+            store,
+            metrics,
+            actor::TaskConfig {
+                time_scale: config.time_scale,
+                fixed_seed: config.fixed_seed,
+            },
+        )
+        .await?,
+    );
     let resumed = hub.resume().await?;
     let listener = TcpListener::bind(config.bind)
         .await

@@ -228,6 +228,11 @@ pub enum ServerMsg {
         code: RejectCode,
         /// What was wrong, in words (the engine's reason for actions).
         message: String,
+        /// For `illegal_action`: the engine's reason as data, `{"code":
+        /// "not_in_hand", "args": "7h"}` (codes and arguments in
+        /// PROTOCOL.md), so that a client can translate it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reason: Option<serde_json::Value>,
     },
     /// The whole state of a table as this connection may see it.
     Snapshot(Box<Snapshot>),

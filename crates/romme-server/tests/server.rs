@@ -307,6 +307,12 @@ async fn bad_messages_are_rejected_and_change_nothing() {
         .expect("answer");
     assert_eq!(r["code"], "illegal_action", "{r}");
     assert!(!r["message"].as_str().expect("message").is_empty());
+    // ... and as data, for clients that translate it.
+    let reason = r["reason"]["code"].as_str().expect("a reason code");
+    assert!(
+        matches!(reason, "must_draw_first" | "not_your_turn" | "not_in_hand"),
+        "{r}"
+    );
     // Nothing changed: Ann's own seat acted never, and the events since
     // `before` are bot moves only.
     let snap2 = join(&mut ann, &table).await;
@@ -758,4 +764,47 @@ async fn postgres_plays_a_match_with_the_same_code() {
     assert!(record.replay().is_ok());
     let me = http_get_auth(s.addr, "/api/me", &token).await;
     assert_eq!(me["player"]["matches"], 1, "{me}");
+}
+
+/// The hand seat 0 holds at the start of a new match at a fresh table.
+async fn first_hand(s: &Server, name: &str) -> Value {
+    let (mut c, _) = Client::guest(&url(s), name).await.expect("guest");
+    let table = create(
+        &mut c,
+        table_settings(json!([null, "heuristic", "heuristic", "heuristic"])),
+    )
+    .await;
+    ok(&mut c, json!({"type": "sit", "table": table, "seat": 0})).await;
+    join(&mut c, &table).await;
+    ok(&mut c, json!({"type": "start", "table": table})).await;
+    let snap = join(&mut c, &table).await;
+    let mut hand = snap["game"]["hand"].clone();
+    assert!(hand.as_array().is_some_and(|h| h.len() >= 12), "{snap}");
+    hand.as_array_mut()
+        .expect("hand")
+        .sort_by_key(|c| c.to_string());
+    hand
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fixed_seed_deals_every_table_the_same_and_the_default_does_not() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let fixed = server(&dir, |c| c.fixed_seed = Some(42)).await;
+    let a = first_hand(&fixed, "Ann").await;
+    let b = first_hand(&fixed, "Ben").await;
+    assert_eq!(a, b, "same fixed seed, same deal");
+    let dir2 = tempfile::tempdir().expect("tmp");
+    let other = server(&dir2, |c| c.fixed_seed = Some(43)).await;
+    assert_ne!(
+        a,
+        first_hand(&other, "Cem").await,
+        "another seed deals anew"
+    );
+    let dir3 = tempfile::tempdir().expect("tmp");
+    let random = server(&dir3, |_| {}).await;
+    assert_ne!(
+        first_hand(&random, "Dora").await,
+        first_hand(&random, "Emil").await,
+        "without a fixed seed every table is dealt from the OS random source"
+    );
 }
