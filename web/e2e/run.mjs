@@ -1,11 +1,26 @@
 // End-to-end tests of the web client in Debian's Chromium (playwright-core):
 // a real `romme serve` on loopback with a fresh SQLite file serves the built
-// client. Scenarios: lobby → create a klassisch table with bots → a refused
-// action shows its reason → play the whole game through the UI (following
-// the hint button) → reload mid-game and go on → the score sheet. Screenshots
-// go to e2e/screenshots/.
+// client. It runs with `--fixed-seed`, so every deal and every bot move is
+// the same on every run, and the seed is chosen so that each scenario meets
+// what it has to show.
 //
-// Usage: node e2e/run.mjs   (ROMME_BIN, CHROMIUM override the defaults)
+// 1. Desktop, klassisch with three bots: lobby → create → a refused action
+//    shows its translated reason → the whole game through the UI following
+//    the hint button, drawing and discarding by click and by drag and drop,
+//    laying off by dragging onto a meld, a joker meld declared in the joker
+//    dialog → reload mid-game and go on → the score sheet.
+// 2. Phone-sized screen, keyboard only: start a game, draw, select a card,
+//    move it in the hand with Alt+→, discard it; nothing wider than the
+//    screen.
+// 3. offen (the table may be rearranged): play until a lay-off is due, then
+//    do it in the rearrangement sandbox — an invalid move is marked and
+//    undone first — and commit the whole new table.
+//
+// Screenshots go to e2e/screenshots/ (lobby, table, joker dialog, score
+// sheet, phone table, sandbox).
+//
+// Usage: node e2e/run.mjs   (ROMME_BIN, CHROMIUM, ROMME_E2E_SEED override
+// the defaults)
 
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync } from "node:fs";
@@ -17,8 +32,8 @@ import { chromium } from "playwright-core";
 const here = dirname(fileURLToPath(import.meta.url));
 const web = resolve(here, "..");
 const bin = process.env.ROMME_BIN ?? resolve(web, "../target/release/romme");
+const seed = process.env.ROMME_E2E_SEED ?? "7";
 const shots = join(here, "screenshots");
-let sawJoker = false;
 mkdirSync(shots, { recursive: true });
 
 function fail(msg) {
@@ -31,7 +46,17 @@ async function startServer() {
   const dir = mkdtempSync(join(tmpdir(), "romme-e2e-"));
   const child = spawn(
     bin,
-    ["serve", "--bind", "127.0.0.1:0", "--database-url", `sqlite:${join(dir, "e2e.db")}`, "--web", join(web, "dist")],
+    [
+      "serve",
+      "--bind",
+      "127.0.0.1:0",
+      "--database-url",
+      `sqlite:${join(dir, "e2e.db")}`,
+      "--web",
+      join(web, "dist"),
+      "--fixed-seed",
+      seed,
+    ],
     { env: { ...process.env, ROMME_LOG: "warn" }, stdio: ["ignore", "ignore", "pipe"] },
   );
   const addr = await new Promise((ok, no) => {
@@ -55,73 +80,84 @@ async function main() {
       "--disable-component-update", "--disable-sync"],
   });
   try {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-    // The joker declaration prompt: answer with the hint's declarations, in order.
-    page.on("dialog", (d) => void d.accept((page.__declarations ?? []).shift() ?? ""));
-    page.setDefaultTimeout(20000);
-
-    // Lobby.
-    await page.goto(addr);
-    await page.fill("input[name=nickname]", "Erika");
-    await page.click("button[type=submit]");
-    await page.waitForSelector("text=Tisch anlegen");
-    await page.selectOption("select[name=preset]", "klassisch");
-    await page.selectOption("select[name=bot-speed]", "100");
-    await page.screenshot({ path: join(shots, "lobby.png"), fullPage: true });
-    await page.click("button.primary:has-text('Tisch anlegen')");
-    await page.waitForURL(/\/t\//);
-    await page.click("button:has-text('Spiel starten')");
-    await page.waitForSelector("[data-testid=hand] [data-card]");
-
-    // A refused action shows the engine's reason (translated): discard
-    // before drawing, on our first turn.
-    await waitForTurn(page);
-    await page.click("[data-testid=hand] li:first-child button");
-    await page.click("[data-testid=discard-button]");
-    const refusal = await page.textContent("[data-testid=refusal]");
-    if (!refusal?.includes("Du musst zuerst")) fail(`refusal text: ${refusal}`);
-    console.log(`e2e: refused with reason: ${refusal.trim()}`);
-    await page.click("[data-testid=refusal] button");
-    await page.click("button:has-text('Auswahl aufheben')");
-
-    // Play the whole game through the UI, following the hint.
-    let actions = 0;
-    let reloaded = false;
-    let lastRefused = null;
-    for (let step = 0; step < 2000; step++) {
-      if (await finished(page)) break;
-      if (!(await waitForTurn(page))) continue;
-      if (actions === 6 && !reloaded) {
-        await page.screenshot({ path: join(shots, "table.png"), fullPage: true });
-        await page.reload();
-        await page.waitForSelector("[data-testid=hand] [data-card]");
-        reloaded = true;
-        console.log("e2e: reloaded mid-game; the hand is back");
-        continue;
-      }
-      const action = await hint(page);
-      if (!action) {
-        await page.waitForTimeout(100);
-        continue;
-      }
-      const key = JSON.stringify(action);
-      if (key === lastRefused) fail(`the hinted action was refused twice: ${key}`);
-      if (await perform(page, action)) lastRefused = key;
-      else lastRefused = null;
-      actions += 1;
-    }
-    if (!(await finished(page))) fail("the game did not end");
-    if (!reloaded) fail("the game ended before the reload");
-    await page.waitForSelector("[data-testid=score-sheet] tbody tr");
-    const rows = await page.$$eval("[data-testid=score-sheet] tbody tr", (r) => r.length);
-    if (rows !== 4) fail(`score sheet has ${rows} rows`);
-    await page.screenshot({ path: join(shots, "score-sheet.png"), fullPage: true });
-    console.log(`e2e: a full game of klassisch through the UI, ${actions} actions of ours; score sheet with ${rows} rows`);
-    console.log(`e2e: ${sawJoker ? "a joker meld with declarations was played through the UI" : "no joker meld came up in this deal"}`);
+    const only = process.env.ROMME_E2E_ONLY;
+    if (!only || only === "desktop") await desktopGame(browser, addr);
+    if (!only || only === "phone") await phoneKeyboard(browser, addr);
+    if (!only || only === "sandbox") await sandbox(browser, addr);
   } finally {
     await browser.close();
     child.kill("SIGKILL");
   }
+}
+
+// ---------------------------------------------------------------------------
+// Scenario 1: a whole game of klassisch on a desktop screen.
+
+async function desktopGame(browser, addr) {
+  const page = await (await browser.newContext({ viewport: { width: 1100, height: 1400 } })).newPage();
+  page.setDefaultTimeout(20000);
+  const stats = { actions: 0, jokerDialogs: 0, dragDraws: 0, dragDiscards: 0, dragLayOffs: 0, layOffs: 0, clicks: 0 };
+
+  await page.goto(addr);
+  await page.fill("input[name=nickname]", "Erika");
+  await page.click("button[type=submit]");
+  await page.waitForSelector("text=Tisch anlegen");
+  await page.selectOption("select[name=preset]", "klassisch");
+  await page.selectOption("select[name=bot-speed]", "100");
+  await page.screenshot({ path: join(shots, "lobby.png"), fullPage: true });
+  await page.click("button.primary:has-text('Tisch anlegen')");
+  await page.waitForURL(/\/t\//);
+  await page.click("button:has-text('Spiel starten')");
+  await page.waitForSelector("[data-testid=hand] [data-card]");
+
+  // A refused action shows the engine's reason, translated: discard before
+  // drawing, on our first turn.
+  await waitForTurn(page);
+  await page.click("[data-testid=hand] li:first-child button");
+  await page.click("[data-testid=discard-button]");
+  const refusal = await page.textContent("[data-testid=refusal]");
+  if (!refusal?.includes("Du musst zuerst eine Karte ziehen")) fail(`refusal text: ${refusal}`);
+  console.log(`e2e: refused with reason: ${refusal.trim()}`);
+  await page.click("[data-testid=refusal] button");
+  await page.click("button:has-text('Auswahl aufheben')");
+
+  let reloaded = false;
+  let lastRefused = null;
+  for (let step = 0; step < 3000; step++) {
+    if (await finished(page)) break;
+    if (!(await waitForTurn(page))) continue;
+    if (stats.actions === 6 && !reloaded) {
+      await page.screenshot({ path: join(shots, "table.png"), fullPage: true });
+      await page.reload();
+      await page.waitForSelector("[data-testid=hand] [data-card]");
+      reloaded = true;
+      console.log("e2e: reloaded mid-game; the hand is back");
+      continue;
+    }
+    const action = await hint(page);
+    if (!action) {
+      await page.waitForTimeout(100);
+      continue;
+    }
+    const key = JSON.stringify(action);
+    if (key === lastRefused) fail(`the hinted action was refused twice: ${key}`);
+    lastRefused = (await perform(page, action, stats)) ? key : null;
+    stats.actions += 1;
+  }
+  if (!(await finished(page))) fail("the game did not end");
+  if (!reloaded) fail(`the game ended before the reload (${JSON.stringify(stats)}): ${await page.textContent("[data-testid=score-sheet]")}`);
+  await page.waitForSelector("[data-testid=score-sheet] tbody tr");
+  const rows = await page.$$eval("[data-testid=score-sheet] tbody tr", (r) => r.length);
+  if (rows !== 4) fail(`score sheet has ${rows} rows`);
+  const log = await page.$$eval("[data-testid=log] li", (l) => l.map((x) => x.textContent));
+  if (!log.some((l) => / wirft .+ ab$/.test(l ?? ""))) fail(`the log says nothing readable: ${log.join(" / ")}`);
+  await page.screenshot({ path: join(shots, "score-sheet.png"), fullPage: true });
+  console.log(`e2e: a full game of klassisch through the UI, ${stats.actions} actions of ours; score sheet with ${rows} rows`);
+  console.log(`e2e: ${JSON.stringify(stats)}`);
+  if (stats.jokerDialogs === 0) fail(`no joker meld was declared in the dialog (seed ${seed})`);
+  if (stats.dragDraws === 0 || stats.dragDiscards === 0) fail("no draw or discard by drag and drop");
+  if (stats.layOffs > 0 && stats.dragLayOffs === 0) fail("no lay-off by drag and drop");
+  await page.context().close();
 }
 
 async function finished(page) {
@@ -155,9 +191,11 @@ async function hint(page) {
   return text ? JSON.parse(text) : null;
 }
 
+/** Select hand cards by clicking them (copies one by one). */
 async function select(page, cards) {
   await page.click("button:has-text('Auswahl aufheben')").catch(() => {});
   const used = new Set();
+  const handles = [];
   for (const c of cards) {
     const plain = c.startsWith("*") ? "*" : c;
     const buttons = await page.$$(`[data-testid=hand] button[data-card="${plain}"]`);
@@ -167,45 +205,110 @@ async function select(page, cards) {
       if (used.has(id)) continue;
       used.add(id);
       await b.click();
+      handles.push(b);
       done = true;
       break;
     }
     if (!done) fail(`card ${c} not in the hand`);
   }
+  return handles;
 }
 
-async function perform(page, action) {
+/** Drag with the mouse from one element to another (dnd-kit's pointer
+ *  sensor); false when either is off screen. */
+async function drag(page, from, to) {
+  await to.scrollIntoViewIfNeeded();
+  const a = await from.boundingBox();
+  const b = await to.boundingBox();
+  const vp = page.viewportSize();
+  const inView = (r) => r && r.y >= 0 && r.y + r.height <= vp.height && r.x >= 0 && r.x + r.width <= vp.width;
+  if (!inView(a) || !inView(b)) return false;
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width / 2 + 12, a.y + a.height / 2 + 4, { steps: 4 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+  await page.mouse.up();
+  return true;
+}
+
+/** Answer the joker dialog(s) with the readings the hint gave. */
+async function answerJokers(page, readings, stats) {
+  for (;;) {
+    const dialog = await page.waitForSelector("[data-testid=joker-dialog]", { timeout: 700 }).catch(() => null);
+    if (!dialog) return;
+    let answered = false;
+    for (const r of readings) {
+      const radio = await page.$(`[data-testid=joker-dialog] input[data-reading="${r}"]`);
+      if (radio) {
+        await radio.check();
+        if (stats.jokerDialogs === 0) await page.screenshot({ path: join(shots, "joker-dialog.png") });
+        await page.click("[data-testid=joker-ok]");
+        stats.jokerDialogs += 1;
+        answered = true;
+        console.log(`e2e: declared a joker meld in the dialog: ${r}`);
+        break;
+      }
+    }
+    if (!answered) {
+      const offered = await page.$$eval("[data-testid=joker-dialog] input", (i) => i.map((x) => x.dataset.reading));
+      fail(`the joker dialog offers ${offered.join(" / ")}, the hint wanted ${readings.join(" / ")}`);
+    }
+    await page.waitForSelector("[data-testid=joker-dialog]", { state: "detached" });
+  }
+}
+
+async function layOff(page, part, stats, readings) {
+  const handles = await select(page, part.cards);
+  const target = page.locator(`[data-testid=meld-${part.meld}]`);
+  stats.layOffs += 1;
+  if (stats.layOffs % 2 === 1 && (await drag(page, page.locator(`[data-testid=hand] button[aria-pressed=true]`).first(), target))) {
+    stats.dragLayOffs += 1;
+  } else {
+    await target.locator("button:has-text('Anlegen')").click();
+    void handles;
+  }
+  await answerJokers(page, readings, stats);
+}
+
+async function perform(page, action, stats) {
+  const readings = (melds) => melds.filter((m) => m.some((c) => c.startsWith("*="))).map((m) => m.join(" "));
   switch (action.type) {
-    case "draw":
-      await page.click(action.from === "discard" ? "[data-testid=discard]" : "[data-testid=stock]");
+    case "draw": {
+      const src = page.locator(action.from === "discard" ? "[data-testid=discard]" : "[data-testid=stock]");
+      if (stats.actions % 4 === 0 && (await drag(page, src, page.locator("[data-testid=hand]")))) stats.dragDraws += 1;
+      else await src.click();
       break;
-    case "discard":
+    }
+    case "discard": {
       await select(page, [action.card]);
-      await page.click("[data-testid=discard-button]");
+      const card = page.locator("[data-testid=hand] button[aria-pressed=true]").first();
+      if (stats.actions % 3 === 0 && (await drag(page, card, page.locator("[data-testid=discard]")))) stats.dragDiscards += 1;
+      else await page.click("[data-testid=discard-button]");
       break;
+    }
     case "meld": {
       const melds = action.melds;
-      page.__declarations = melds.flat().filter((c) => c.startsWith("*=")).map((c) => c.slice(2));
-      if (page.__declarations.length > 0) sawJoker = true;
+      const wanted = readings([...melds, ...(action.lay_offs ?? []).map((p) => p.cards)]);
       if (melds.length > 0) {
         for (const m of melds) {
           await select(page, m);
           await page.click("button:has-text('Als Kombination vormerken')");
         }
-        await page.click(".hand-actions button.primary");
+        await page.click("[data-testid=meld-button]");
+        await answerJokers(page, wanted, stats);
         await page.waitForTimeout(150);
       }
       // Lay-offs that came with the meld: one by one on their melds.
       for (const part of action.lay_offs ?? []) {
-        await select(page, part.cards);
-        await page.click(`[data-testid=meld-${part.meld}] button:has-text('Anlegen')`);
+        const table = await page.$$eval(`[data-testid=meld-${part.meld}] .card`, (c) => c.map((x) => x.textContent));
+        void table;
+        await layOff(page, part, stats, wanted);
         await page.waitForTimeout(150);
       }
       break;
     }
     case "lay-off":
-      await select(page, action.cards);
-      await page.click(`[data-testid=meld-${action.meld}] button:has-text('Anlegen')`);
+      await layOff(page, action, stats, []);
       break;
     case "exchange-joker":
       await select(page, [action.card]);
@@ -224,6 +327,146 @@ async function perform(page, action) {
     return true;
   }
   return false;
+}
+
+// ---------------------------------------------------------------------------
+// Scenario 2: a phone-sized screen, played with the keyboard only.
+
+async function tabTo(page, selector, max = 120) {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press("Tab");
+    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+  }
+  fail(`Tab never reached ${selector}`);
+}
+
+async function phoneKeyboard(browser, addr) {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(20000);
+  await page.goto(addr);
+  await page.fill("input[name=nickname]", "Paul");
+  await page.keyboard.press("Enter");
+  await page.waitForSelector("text=Tisch anlegen");
+  await page.selectOption("select[name=seats]", "3");
+  await page.selectOption("select[name=bot-speed]", "100");
+  await tabTo(page, "button.primary");
+  await page.keyboard.press("Enter");
+  await page.waitForURL(/\/t\//);
+  await tabTo(page, "button:has-text('Spiel starten')");
+  await page.keyboard.press("Enter");
+  await page.waitForSelector("[data-testid=hand] [data-card]");
+  await waitForTurn(page);
+
+  const hand = () => page.$$eval("[data-testid=hand] button[data-card]", (b) => b.map((x) => x.dataset.card));
+  const before = (await hand()).length;
+  await tabTo(page, "[data-testid=stock]");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction((n) => document.querySelectorAll("[data-testid=hand] button[data-card]").length === n + 1, before);
+
+  // Select the first card with Space and move it one place right with Alt+→.
+  await tabTo(page, "[data-testid=hand] li:first-child button");
+  const first = await page.evaluate(() => document.activeElement?.dataset.card);
+  await page.keyboard.press("Space");
+  if ((await page.getAttribute("[data-testid=hand] li:first-child button", "aria-pressed")) !== "true") fail("Space did not select the card");
+  await page.keyboard.press("Alt+ArrowRight");
+  const after = await hand();
+  if (after[1] !== first) fail(`Alt+→ did not move ${first}: ${after.join(" ")}`);
+  if ((await page.evaluate(() => document.activeElement?.dataset.card)) !== first) fail("the moved card lost the focus");
+
+  await tabTo(page, "[data-testid=discard-button]");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(
+    (c) => document.querySelector("[data-testid=discard]")?.getAttribute("aria-label")?.includes(c),
+    labelOf(first),
+  );
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  if (wide > 0) fail(`the page is ${wide}px wider than a phone screen`);
+  await page.screenshot({ path: join(shots, "table-phone.png"), fullPage: true });
+  console.log(`e2e: phone screen, keyboard only: drew, selected ${first} with Space, moved it with Alt+→, discarded it`);
+  await ctx.close();
+}
+
+function labelOf(card) {
+  const suits = { c: "♣", s: "♠", h: "♥", d: "♦" };
+  if (card.startsWith("*")) return "★";
+  return `${card.slice(0, -1)}${suits[card.slice(-1)]}`;
+}
+
+// ---------------------------------------------------------------------------
+// Scenario 3: the rearrangement sandbox in offen.
+
+async function sandbox(browser, addr) {
+  const page = await (await browser.newContext({ viewport: { width: 1100, height: 1400 } })).newPage();
+  page.setDefaultTimeout(20000);
+  const stats = { actions: 0, jokerDialogs: 0, dragDraws: 0, dragDiscards: 0, dragLayOffs: 0, layOffs: 0 };
+  await page.goto(addr);
+  await page.fill("input[name=nickname]", "Sina");
+  await page.click("button[type=submit]");
+  await page.waitForSelector("text=Tisch anlegen");
+  await page.selectOption("select[name=preset]", "offen");
+  await page.selectOption("select[name=seats]", "2");
+  await page.selectOption("select[name=bot-speed]", "100");
+  await page.click("button.primary:has-text('Tisch anlegen')");
+  await page.waitForURL(/\/t\//);
+  await page.click("button:has-text('Spiel starten')");
+  await page.waitForSelector("[data-testid=hand] [data-card]");
+  for (let step = 0; step < 1500; step++) {
+    if (await finished(page)) fail(`the game ended before a lay-off came up (seed ${seed})`);
+    if (!(await waitForTurn(page))) continue;
+    const action = await hint(page);
+    if (!action) continue;
+    if (action.type === "lay-off" && !action.cards.some((c) => c.startsWith("*"))) {
+      await rearrangeInSandbox(page, action);
+      await page.context().close();
+      return;
+    }
+    await perform(page, action, stats);
+    stats.actions += 1;
+  }
+  fail("no lay-off came up");
+}
+
+async function rearrangeInSandbox(page, action) {
+  const meldCards = async (sel) => page.$$eval(`${sel} .card`, (c) => c.map((x) => x.dataset.card ?? x.textContent));
+  const tableBefore = await page.$$eval(".melds .meld[data-testid^=meld-]", (m) => m.length);
+  const target = await page.$$eval(`[data-testid=meld-${action.meld}] .card`, (c) => c.length);
+  await page.click("[data-testid=rearrange]");
+  await page.waitForSelector("[data-testid=sandbox]");
+  // An invalid move is marked at once, and undone.
+  await page.click("[data-testid=sandbox-meld-0] [data-spot='m:0:0']");
+  await page.click("button:has-text('Neue Kombination')");
+  await page.waitForSelector("[data-testid=sandbox] [data-valid=false]");
+  const status = await page.textContent("[data-testid=sandbox-status]");
+  if (!status?.includes("ungültig")) fail(`the sandbox does not say a meld is invalid: ${status}`);
+  await page.screenshot({ path: join(shots, "sandbox.png"), fullPage: true });
+  await page.click("button:has-text('Rückgängig')");
+  if (await page.$("[data-testid=sandbox] [data-valid=false]")) fail("undo left an invalid meld");
+  // The lay-off, by picking the cards and dragging them onto the meld.
+  const picked = [];
+  for (const c of action.cards) {
+    const spots = await page.$$(`[data-testid=sandbox] .sandbox-hand [data-card="${c}"]:not([aria-pressed=true])`);
+    if (!spots[0]) fail(`${c} is not in the sandbox hand`);
+    await spots[0].click();
+    picked.push(spots[0]);
+  }
+  const dropped = await drag(page, page.locator(".sandbox-hand [aria-pressed=true]").first(), page.locator(`[data-testid=sandbox-meld-${action.meld}]`));
+  if (!dropped) await page.click(`[data-testid=sandbox-meld-${action.meld}] button:has-text('Hierher')`);
+  const now = await meldCards(`[data-testid=sandbox-meld-${action.meld}]`);
+  if (now.length !== target + action.cards.length) fail(`the sandbox meld has ${now.join(" ")}`);
+  const status2 = await page.textContent("[data-testid=sandbox-status]");
+  if (!status2?.includes("Alle Kombinationen gültig")) fail(`sandbox status: ${status2}`);
+  await page.click("button:has-text('Zug ausführen')");
+  await page.waitForSelector("[data-testid=sandbox]", { state: "detached" });
+  await page.waitForTimeout(200);
+  if (await page.$("[data-testid=refusal]")) fail(`the rearrangement was refused: ${await page.textContent("[data-testid=refusal]")}`);
+  const after = await page.$$eval(`[data-testid=meld-${action.meld}] .card`, (c) => c.length);
+  if (after !== target + action.cards.length) fail(`the table meld has ${after} cards after the rearrangement`);
+  const tableAfter = await page.$$eval(".melds .meld[data-testid^=meld-]", (m) => m.length);
+  if (tableAfter !== tableBefore) fail("the number of melds changed");
+  console.log(
+    `e2e: offen: an invalid sandbox move was marked and undone; ${action.cards.join(" ")} ${dropped ? "dragged" : "moved"} onto meld ${action.meld} in the sandbox and played as one rearrangement`,
+  );
 }
 
 main().catch((e) => {

@@ -135,6 +135,7 @@ export type Action =
   | { type: "discard"; card: Card }
   | { type: "call-romme"; discard?: Card }
   | { type: "lay-down"; melds: Card[][]; discard?: Card }
+  | { type: "rearrange"; table: Card[][] }
   | { type: "end-turn" }
   | { type: "buy" }
   | { type: "knock" };

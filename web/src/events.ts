@@ -1,0 +1,99 @@
+// What the others did, in words and as highlights: one line per table event
+// for the log (German or English through i18next), and which melds, seat and
+// piles the last event touched so the table can animate them.
+
+import type { TFunction } from "i18next";
+import { label } from "./cards";
+import type { TableEvent } from "./protocol";
+
+type GameEvent = { type: string; seat?: number; [k: string]: unknown };
+
+const cards = (v: unknown) => (Array.isArray(v) ? v.map((c) => label(String(c))).join(" ") : label(String(v)));
+
+/** One log line for `event`, or null for events not worth a line. */
+export function eventLine(event: TableEvent, name: (seat: number) => string, t: TFunction): string | null {
+  switch (event.kind) {
+    case "match_started":
+      return t("events.match-started", { n: event.match_no });
+    case "timed_out":
+      return t("events.timed-out", { name: name(event.seat) });
+    case "match_over":
+      return t("events.match-over");
+    case "seat":
+      return null;
+    case "chat":
+      return null;
+    case "game":
+      return gameLine(event.event, name, t);
+  }
+}
+
+function gameLine(e: GameEvent, name: (seat: number) => string, t: TFunction): string | null {
+  const who = e.seat !== undefined ? name(e.seat) : "";
+  switch (e.type) {
+    case "game-started":
+      return t("events.game-started", { n: e.game });
+    case "drew": {
+      if (e.from === "discard") return t("events.drew-discard", { name: who, card: cards(e.card) });
+      return t("events.drew", { name: who });
+    }
+    case "melded": {
+      const table = (e.table as { cards: string[] }[] | undefined) ?? [];
+      const fresh = ((e.melds as number[] | undefined) ?? []).map((i) => cards(table[i]?.cards ?? []));
+      const line = fresh.length ? t("events.melded", { name: who, melds: fresh.join(" | ") }) : t("events.laid-off", { name: who });
+      return e.opening !== undefined ? `${line} ${t("events.opening", { n: e.opening })}` : line;
+    }
+    case "joker-exchanged":
+      return t("events.joker-exchanged", { name: who, card: cards(e.card) });
+    case "discarded":
+      return t("events.discarded", { name: who, card: cards(e.card) });
+    case "laid-down":
+      return t("events.laid-down", { name: who });
+    case "rearranged":
+      return t("events.rearranged", { name: who, cards: cards(e.placed) });
+    case "bought":
+      return t("events.bought", { name: who, card: cards(e.card) });
+    case "knocked":
+      return t("events.knocked", { name: who, card: cards(e.card) });
+    case "stock-reshuffled":
+      return t("events.reshuffled");
+    case "game-ended":
+      return e.winner !== undefined ? t("events.won-game", { name: name(Number(e.winner)) }) : t("events.game-ended");
+    case "turn-ended":
+      return t("events.turn-ended", { name: who });
+    default:
+      return null;
+  }
+}
+
+/** What the last event touched: the seat that acted, melds, the piles. */
+export interface Highlight {
+  version: number;
+  seat: number | null;
+  melds: number[];
+  discard: boolean;
+  stock: boolean;
+}
+
+export function highlight(version: number, event: TableEvent | undefined): Highlight {
+  const none: Highlight = { version, seat: null, melds: [], discard: false, stock: false };
+  if (!event || event.kind !== "game") return none;
+  const e = event.event;
+  const seat = typeof e.seat === "number" ? e.seat : null;
+  switch (e.type) {
+    case "drew":
+      return { ...none, seat, discard: e.from === "discard", stock: e.from !== "discard" };
+    case "melded":
+      return { ...none, seat, melds: [...((e.melds as number[]) ?? []), ...((e.laid_off as number[]) ?? [])] };
+    case "joker-exchanged":
+      return { ...none, seat, melds: [Number(e.meld)] };
+    case "rearranged":
+      return { ...none, seat, melds: ((e.table as unknown[]) ?? []).map((_, i) => i) };
+    case "discarded":
+    case "bought":
+    case "knocked":
+      return { ...none, seat, discard: true };
+    default:
+      return { ...none, seat };
+  }
+}

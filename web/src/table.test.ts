@@ -1,0 +1,125 @@
+import { describe, expect, it } from "vitest";
+import i18n from "./i18n";
+import { eventLine, highlight } from "./events";
+import { readings, validMeld, meldRules } from "./jokers";
+import { isValid, move, newTable, openSandbox, undo } from "./sandbox";
+import { ruleSections } from "./rulesText";
+import { totals } from "./ScoreSheet";
+import { isExchange } from "./Board";
+import { cardKeys } from "./Hand";
+
+describe("joker declaration", () => {
+  it("lists every reading of a meld with a bare joker", () => {
+    expect(readings(["7h", "7s", "*"]).map((m) => m[2])).toEqual(["*=7c", "*=7d"]);
+    expect(readings(["5h", "6h", "*"]).map((m) => m[2]).sort()).toEqual(["*=4h", "*=7h"]);
+    // The gap decides: one reading, no question.
+    expect(readings(["5h", "*", "7h"])).toEqual([["5h", "*=6h", "7h"]]);
+    expect(readings(["5h", "9c", "*"])).toEqual([]);
+  });
+  it("follows the table's meld rules", () => {
+    const noAceHigh = meldRules({ melds: { min_len: 3, runs: { ace_low: true, ace_high: false }, sets: { max_len: 4, suits: "distinct" } } });
+    expect(validMeld(["Qh", "Kh", "Ah"])).toBe(true);
+    expect(validMeld(["Qh", "Kh", "Ah"], noAceHigh)).toBe(false);
+    expect(validMeld(["Ah", "2h", "3h"], noAceHigh)).toBe(true);
+    expect(validMeld(["Kh", "Ah", "2h"], { wrap: true })).toBe(true);
+    expect(validMeld(["Kh", "Ah", "2h"])).toBe(false);
+    expect(validMeld(["7h", "7h", "7s"])).toBe(false);
+    expect(validMeld(["7h", "7h", "7s"], { distinctSuits: false })).toBe(true);
+    // Two jokers that only swap places are one reading.
+    expect(readings(["5h", "*", "*"]).length).toBeGreaterThan(1);
+    expect(new Set(readings(["5h", "*", "*"]).map((m) => [m[1], m[2]].sort().join())).size).toBe(readings(["5h", "*", "*"]).length);
+  });
+  it("knows a drop on a meld means a joker exchange", () => {
+    expect(isExchange(["7h", "*=7s", "7c"], ["7s"])).toBe(true);
+    expect(isExchange(["7h", "*=7s", "7c"], ["7d"])).toBe(false);
+    expect(isExchange(["7h", "*=7s", "7c"], ["7s", "7d"])).toBe(false);
+  });
+  it("gives copies of a card their own keys", () => {
+    expect(cardKeys(["7h", "2c", "7h"])).toEqual(["7h#0", "2c#0", "7h#1"]);
+  });
+});
+
+describe("rearrangement sandbox", () => {
+  const table = [
+    { owner: 1, cards: ["5h", "6h", "7h", "8h"] },
+    { owner: 2, cards: ["9c", "9s", "*=9d"] },
+  ];
+  it("moves cards, marks invalid melds at once, and undoes", () => {
+    let sb = openSandbox(table, ["8c", "Kd"]);
+    // Take 8h off the run and meld it with 8c and ... not yet valid.
+    sb = move(sb, ["m:0:3", "h:0"], "new");
+    expect(sb.melds.map((m) => m.cards)).toEqual([["5h", "6h", "7h"], ["9c", "9s", "*=9d"], ["8h", "8c"]]);
+    expect(sb.melds.map((m) => isValid(m))).toEqual([true, true, false]);
+    // The joker joins them: the nine-set stays valid as a pair? No: 2 cards.
+    sb = move(sb, ["m:1:2"], 2);
+    expect(sb.melds[2]?.cards).toEqual(["8h", "8c", "*"]);
+    expect(isValid(sb.melds[1] ?? { cards: [], touched: true })).toBe(false);
+    expect(isValid(sb.melds[2] ?? { cards: [], touched: true })).toBe(true);
+    expect(sb.hand).toEqual(["Kd"]);
+    sb = undo(sb);
+    expect(sb.melds[1]?.cards).toEqual(["9c", "9s", "*=9d"]);
+    sb = undo(undo(sb));
+    expect(sb.melds.map((m) => m.cards)).toEqual(table.map((m) => m.cards));
+    expect(sb.hand).toEqual(["8c", "Kd"]);
+  });
+  it("sends untouched melds as they lie and touched ones with bare jokers", () => {
+    let sb = openSandbox(table, ["9h"]);
+    sb = move(sb, ["h:0"], 1);
+    expect(newTable(sb)).toEqual([["5h", "6h", "7h", "8h"], ["9c", "9s", "*", "9h"]]);
+  });
+});
+
+describe("what the others did", () => {
+  const name = (s: number) => ["Erika", "Bot 1", "Bot 2", "Bot 3"][s] ?? "?";
+  it("says each event in words, in German and English", async () => {
+    await i18n.changeLanguage("de");
+    const t = i18n.t.bind(i18n);
+    const ev = (event: Record<string, unknown>) => ({ kind: "game" as const, event: event as { type: string } });
+    expect(eventLine(ev({ type: "discarded", seat: 1, card: "Qs" }), name, t)).toBe("Bot 1 wirft Q♠ ab");
+    expect(eventLine(ev({ type: "drew", seat: 2, from: "discard", card: "7h" }), name, t)).toBe("Bot 2 nimmt 7♥ von der Ablage");
+    expect(
+      eventLine(ev({ type: "melded", seat: 3, melds: [0], opening: 42, table: [{ owner: 3, cards: ["Jh", "Qh", "Kh", "Ah"] }] }), name, t),
+    ).toBe("Bot 3 legt aus: J♥ Q♥ K♥ A♥ (Erstmeldung, 42 Punkte)");
+    expect(eventLine(ev({ type: "turn-began", seat: 1 }), name, t)).toBeNull();
+    await i18n.changeLanguage("en");
+    expect(eventLine(ev({ type: "discarded", seat: 1, card: "Qs" }), name, i18n.t.bind(i18n))).toBe("Bot 1 discards Q♠");
+    await i18n.changeLanguage("de");
+  });
+  it("highlights what the last event touched", () => {
+    const h = highlight(7, { kind: "game", event: { type: "melded", seat: 2, melds: [3], laid_off: [1] } });
+    expect(h).toEqual({ version: 7, seat: 2, melds: [3, 1], discard: false, stock: false });
+    expect(highlight(8, { kind: "game", event: { type: "discarded", seat: 2, card: "2c" } }).discard).toBe(true);
+  });
+});
+
+describe("rules and score sheet", () => {
+  it("puts the rules in sentences", () => {
+    const rules = {
+      deck: { kind: "french", jokers: 6 },
+      players: { min: 3, max: 6 },
+      deal: { hand_size: 13 },
+      melds: { min_len: 3, sets: { suits: "distinct", max_len: 4 }, runs: { ace_low: true, ace_high: true, wrap_around: false } },
+      opening: { threshold: 40, count: "sum" },
+      turn: { discard_pile: true, lay_off: "after-opening", lay_off_target: "any", rearrange: "free" },
+      jokers: { exchange: "any-time" },
+    };
+    const de = ruleSections(rules, "de").flatMap((s) => s.lines);
+    expect(de).toContain("2 × 52 Karten und 6 Joker.");
+    expect(de).toContain("Die erste Meldung braucht zusammen mindestens 40 Punkte.");
+    expect(de).toContain("Der Tisch darf umgelegt werden (alle Kombinationen bleiben gültig).");
+    const en = ruleSections(rules, "en").flatMap((s) => s.lines);
+    expect(en).toContain("Everyone gets 13 cards.");
+  });
+  it("adds up the matches per player", () => {
+    const p = (seat: number, name: string, place: number, points: number) => ({ seat, name, place, points, games_won: 0, forfeited: false });
+    const rows = totals([
+      { match_no: 1, placings: [p(0, "Erika", 1, 10), p(1, "Bot", 2, 80)] },
+      { match_no: 2, placings: [p(0, "Erika", 2, 50), p(1, "Bot", 1, 5)] },
+      { match_no: 3, placings: [p(0, "Erika", 1, 0), p(1, "Bot", 2, 30)] },
+    ]);
+    expect(rows).toEqual([
+      { name: "Erika", points: 60, wins: 2, matches: 3 },
+      { name: "Bot", points: 115, wins: 1, matches: 3 },
+    ]);
+  });
+});
