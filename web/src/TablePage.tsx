@@ -53,6 +53,7 @@ export function TablePage() {
   const [question, setQuestion] = useState<JokerQuestion | null>(null);
   const answer = useRef<((m: Card[] | null) => void) | null>(null);
   const [sandbox, setSandbox] = useState<SandboxState | null>(null);
+  const hints = useRef(0);
 
   // Follow the table; after a reconnect, resume from the last version.
   useEffect(() => {
@@ -189,7 +190,10 @@ export function TablePage() {
   };
 
   const askHint = async () => {
+    setHint(null);
+    setHintAction(null);
     const m = await conn.request({ type: "hint", table: id });
+    hints.current += 1;
     if (m.type === "ack") {
       const a = (m.result as { action: Action | null }).action;
       setHint(a ? describe(a, t) : t("pass"));
@@ -215,7 +219,10 @@ export function TablePage() {
       <div className="table-page">
         <section className="table-head" aria-label={t("table")}>
           <h2>
-            {info.name} <small>({i18n.language === "de" ? info.rules.info.title_de : info.rules.info.title_en})</small>
+            {info.name}
+            {![info.rules.info.title_de, info.rules.info.title_en].includes(info.name) && (
+              <small> ({i18n.language === "de" ? info.rules.info.title_de : info.rules.info.title_en})</small>
+            )}
           </h2>
           <p className="invite">
             {t("invite")}: <code data-testid="invite">{`${location.origin}/t/${id}`}</code>{" "}
@@ -337,7 +344,7 @@ export function TablePage() {
                 {t("hint")}
               </button>
               {hint && (
-                <span className="hint" data-testid="hint-text" data-action={JSON.stringify(hintAction)}>
+                <span className="hint" data-testid="hint-text" data-n={hints.current} data-action={JSON.stringify(hintAction)}>
                   {hint}
                 </span>
               )}
