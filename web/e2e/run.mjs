@@ -42,14 +42,13 @@ function fail(msg) {
   throw new Error(msg);
 }
 
-async function startServer() {
-  const dir = mkdtempSync(join(tmpdir(), "romme-e2e-"));
+async function startServer(dir = mkdtempSync(join(tmpdir(), "romme-e2e-")), bind = "127.0.0.1:0") {
   const child = spawn(
     bin,
     [
       "serve",
       "--bind",
-      "127.0.0.1:0",
+      bind,
       "--database-url",
       `sqlite:${join(dir, "e2e.db")}`,
       "--web",
@@ -69,11 +68,12 @@ async function startServer() {
     child.on("exit", (c) => no(new Error(`server exited ${c}: ${buf}`)));
     setTimeout(() => no(new Error(`server did not start: ${buf}`)), 20000);
   });
-  return { child, addr };
+  return { child, addr, dir };
 }
 
 async function main() {
-  const { child, addr } = await startServer();
+  const server = await startServer();
+  const { addr } = server;
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -82,11 +82,11 @@ async function main() {
   try {
     const only = process.env.ROMME_E2E_ONLY;
     if (!only || only === "desktop") await desktopGame(browser, addr);
-    if (!only || only === "phone") await phoneKeyboard(browser, addr);
+    if (!only || only === "phone") await phoneKeyboard(browser, server);
     if (!only || only === "sandbox") await sandbox(browser, addr);
   } finally {
     await browser.close();
-    child.kill("SIGKILL");
+    server.child.kill("SIGKILL");
   }
 }
 
@@ -352,7 +352,8 @@ async function tabTo(page, selector, max = 120) {
   fail(`Tab never reached ${selector}`);
 }
 
-async function phoneKeyboard(browser, addr) {
+async function phoneKeyboard(browser, server) {
+  const addr = server.addr;
   const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const page = await ctx.newPage();
   page.setDefaultTimeout(20000);
@@ -396,6 +397,25 @@ async function phoneKeyboard(browser, addr) {
   if (wide > 0) fail(`the page is ${wide}px wider than a phone screen`);
   await page.screenshot({ path: join(shots, "table-phone.png"), fullPage: true });
   console.log(`e2e: phone screen, keyboard only: drew, selected ${first} with Space, moved it with Alt+→, discarded it`);
+
+  // The connection drops (the server is killed and comes back on the same
+  // address and database): the client says so, reconnects by itself and
+  // the game goes on.
+  const handBefore = await hand();
+  server.child.kill("SIGKILL");
+  await page.waitForSelector(".banner", { timeout: 15000 });
+  const again = await startServer(server.dir, addr.replace("http://", ""));
+  server.child = again.child;
+  await page.waitForSelector(".banner", { state: "detached", timeout: 30000 });
+  await waitForTurn(page);
+  const handAfter = await hand();
+  if (handAfter.length < handBefore.length || !handBefore.every((c) => handAfter.includes(c))) {
+    fail(`after the reconnect the hand is ${handAfter.join(" ")}, it was ${handBefore.join(" ")}`);
+  }
+  await tabTo(page, "[data-testid=stock]");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction((n) => document.querySelectorAll("[data-testid=hand] button[data-card]").length === n + 1, handAfter.length);
+  console.log("e2e: the server went away and came back: the client reconnected by itself and the game went on");
   await ctx.close();
 }
 
