@@ -62,6 +62,7 @@ async function startServer(dir = mkdtempSync(join(tmpdir(), "romme-e2e-")), bind
     let buf = "";
     child.stderr.on("data", (d) => {
       buf += d;
+      if (process.env.ROMME_E2E_DEBUG) process.stderr.write(`server: ${d}`);
       const m = buf.match(/serving on (http:\/\/[0-9.:]+)/);
       if (m) ok(m[1]);
     });
@@ -96,19 +97,8 @@ async function main() {
 async function desktopGame(browser, addr) {
   const page = await (await browser.newContext({ viewport: { width: 1100, height: 1400 } })).newPage();
   page.setDefaultTimeout(20000);
-  const stats = { actions: 0, jokerDialogs: 0, dragDraws: 0, dragDiscards: 0, dragLayOffs: 0, layOffs: 0, clicks: 0 };
-
-  await page.goto(addr);
-  await page.fill("input[name=nickname]", "Erika");
-  await page.click("button[type=submit]");
-  await page.waitForSelector("text=Tisch anlegen");
-  await page.selectOption("select[name=preset]", "klassisch");
-  await page.selectOption("select[name=bot-speed]", "100");
-  await page.screenshot({ path: join(shots, "lobby.png"), fullPage: true });
-  await page.click("button.primary:has-text('Tisch anlegen')");
-  await page.waitForURL(/\/t\//);
-  await page.click("button:has-text('Spiel starten')");
-  await page.waitForSelector("[data-testid=hand] [data-card]");
+  const stats = newStats();
+  await startGame(page, addr, "Erika", "klassisch", null, "lobby.png");
 
   // A refused action shows the engine's reason, translated: discard before
   // drawing, on our first turn.
@@ -158,6 +148,27 @@ async function desktopGame(browser, addr) {
   if (stats.dragDraws === 0 || stats.dragDiscards === 0) fail("no draw or discard by drag and drop");
   if (stats.layOffs > 0 && stats.dragLayOffs === 0) fail("no lay-off by drag and drop");
   await page.context().close();
+}
+
+function newStats() {
+  return { actions: 0, jokerDialogs: 0, dragDraws: 0, dragDiscards: 0, dragLayOffs: 0, layOffs: 0 };
+}
+
+/** Lobby: a guest name, a table of `preset` with heuristic bots in the
+ *  other seats, fast bots; start it and wait for the hand. */
+async function startGame(page, addr, nickname, preset, seats, screenshot) {
+  await page.goto(addr);
+  await page.fill("input[name=nickname]", nickname);
+  await page.click("button[type=submit]");
+  await page.waitForSelector("text=Tisch anlegen");
+  await page.selectOption("select[name=preset]", preset);
+  if (seats) await page.selectOption("select[name=seats]", seats);
+  await page.selectOption("select[name=bot-speed]", "100");
+  if (screenshot) await page.screenshot({ path: join(shots, screenshot), fullPage: true });
+  await page.click("button.primary:has-text('Tisch anlegen')");
+  await page.waitForURL(/\/t\//);
+  await page.click("button:has-text('Spiel starten')");
+  await page.waitForSelector("[data-testid=hand] [data-card]");
 }
 
 async function finished(page) {
@@ -235,6 +246,9 @@ async function drag(page, from, to) {
   await page.mouse.move(a.x + a.width / 2 + 12, a.y + a.height / 2 + 4, { steps: 4 });
   await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
   await page.mouse.up();
+  // dnd-kit swallows clicks for 50 ms after a drop (so that the drop is not
+  // also a click); a person is never that fast, the test must wait.
+  await page.waitForTimeout(120);
   return true;
 }
 
@@ -265,14 +279,13 @@ async function answerJokers(page, readings, stats) {
 }
 
 async function layOff(page, part, stats, readings) {
-  const handles = await select(page, part.cards);
+  await select(page, part.cards);
   const target = page.locator(`[data-testid=meld-${part.meld}]`);
   stats.layOffs += 1;
   if (stats.layOffs % 2 === 1 && (await drag(page, page.locator(`[data-testid=hand] button[aria-pressed=true]`).first(), target))) {
     stats.dragLayOffs += 1;
   } else {
     await target.locator("button:has-text('Anlegen')").click();
-    void handles;
   }
   await answerJokers(page, readings, stats);
 }
@@ -307,8 +320,6 @@ async function perform(page, action, stats) {
       }
       // Lay-offs that came with the meld: one by one on their melds.
       for (const part of action.lay_offs ?? []) {
-        const table = await page.$$eval(`[data-testid=meld-${part.meld}] .card`, (c) => c.map((x) => x.textContent));
-        void table;
         await layOff(page, part, stats, wanted);
         await page.waitForTimeout(150);
       }
@@ -430,19 +441,19 @@ function labelOf(card) {
 
 async function sandbox(browser, addr) {
   const page = await (await browser.newContext({ viewport: { width: 1100, height: 1400 } })).newPage();
+  if (process.env.ROMME_E2E_DEBUG) {
+    page.on("websocket", (ws) => {
+      ws.on("framesent", (f) => console.log(`ws> ${String(f.payload).slice(0, 300)}`));
+      ws.on("framereceived", (f) => {
+        const t = String(f.payload);
+        if (!t.includes('"state"')) console.log(`ws< ${t.slice(0, 300)}`);
+      });
+    });
+    page.on("console", (m) => console.log(`console: ${m.text()}`));
+  }
   page.setDefaultTimeout(20000);
-  const stats = { actions: 0, jokerDialogs: 0, dragDraws: 0, dragDiscards: 0, dragLayOffs: 0, layOffs: 0 };
-  await page.goto(addr);
-  await page.fill("input[name=nickname]", "Sina");
-  await page.click("button[type=submit]");
-  await page.waitForSelector("text=Tisch anlegen");
-  await page.selectOption("select[name=preset]", "offen");
-  await page.selectOption("select[name=seats]", "2");
-  await page.selectOption("select[name=bot-speed]", "100");
-  await page.click("button.primary:has-text('Tisch anlegen')");
-  await page.waitForURL(/\/t\//);
-  await page.click("button:has-text('Spiel starten')");
-  await page.waitForSelector("[data-testid=hand] [data-card]");
+  const stats = newStats();
+  await startGame(page, addr, "Sina", "offen", "2", null);
   for (let step = 0; step < 1500; step++) {
     if (await finished(page)) fail(`the game ended before a lay-off came up (seed ${seed})`);
     if (!(await waitForTurn(page))) continue;
@@ -475,12 +486,10 @@ async function rearrangeInSandbox(page, action) {
   await page.click("button:has-text('Rückgängig')");
   if (await page.$("[data-testid=sandbox] [data-valid=false]")) fail("undo left an invalid meld");
   // The lay-off, by picking the cards and dragging them onto the meld.
-  const picked = [];
   for (const c of action.cards) {
     const spots = await page.$$(`[data-testid=sandbox] .sandbox-hand [data-card="${c}"]:not([aria-pressed=true])`);
     if (!spots[0]) fail(`${c} is not in the sandbox hand`);
     await spots[0].click();
-    picked.push(spots[0]);
   }
   const dropped = await drag(page, page.locator(".sandbox-hand [aria-pressed=true]").first(), page.locator(`[data-testid=sandbox-meld-${action.meld}]`));
   if (!dropped) await page.click(`[data-testid=sandbox-meld-${action.meld}] button:has-text('Hierher')`);
@@ -489,7 +498,15 @@ async function rearrangeInSandbox(page, action) {
   const status2 = await page.textContent("[data-testid=sandbox-status]");
   if (!status2?.includes("Alle Kombinationen gültig")) fail(`sandbox status: ${status2}`);
   await page.click("button:has-text('Zug ausführen')");
-  await page.waitForSelector("[data-testid=sandbox]", { state: "detached" });
+  await page.waitForSelector("[data-testid=sandbox]", { state: "detached", timeout: 5000 }).catch(async () => {
+    const why = (await page.$("[data-testid=refusal]"))
+      ? `refused: ${await page.textContent("[data-testid=refusal]")}`
+      : (await page.$("[data-testid=joker-dialog]"))
+        ? "a joker dialog is open"
+        : "no answer";
+    await page.screenshot({ path: join(shots, "sandbox-failed.png"), fullPage: true });
+    fail(`the sandbox did not close after playing (${why}); table: ${JSON.stringify(await meldCards("[data-testid=sandbox]"))}`);
+  });
   await page.waitForTimeout(200);
   if (await page.$("[data-testid=refusal]")) fail(`the rearrangement was refused: ${await page.textContent("[data-testid=refusal]")}`);
   const after = await page.$$eval(`[data-testid=meld-${action.meld}] .card`, (c) => c.length);

@@ -7,7 +7,7 @@ import { useNavigate } from "react-router-dom";
 import { useTranslation } from "react-i18next";
 import { useApp } from "./App";
 import type { LobbyEntry, RulesInfo } from "./protocol";
-import { knobList, overridesToml, type Knob } from "./knobs";
+import { knobList, knobWidget, overridesToml, type Knob } from "./knobs";
 
 interface Preset {
   name: string;
@@ -186,16 +186,32 @@ export function Lobby() {
         <details open={showKnobs} onToggle={(e) => setShowKnobs((e.target as HTMLDetailsElement).open)}>
           <summary>{t("knobs")}</summary>
           <div className="knobs">
-            {knobs.map((k) => (
-              <label key={k.key}>
-                <code>{k.key}</code>
-                <input
-                  name={k.key}
-                  value={changes[k.key] ?? k.value}
-                  onChange={(e) => setChanges({ ...changes, [k.key]: e.target.value })}
-                />
-              </label>
-            ))}
+            {knobs.map((k) => {
+              const value = changes[k.key] ?? k.value;
+              const set = (v: string) => setChanges({ ...changes, [k.key]: v });
+              const w = knobWidget(k);
+              const changed = changes[k.key] !== undefined && changes[k.key] !== k.value;
+              return (
+                <label key={k.key} className={`${w.kind === "bool" ? "inline" : ""}${changed ? " changed" : ""}`}>
+                  <code>{k.key}</code>
+                  {w.kind === "bool" ? (
+                    <input name={k.key} type="checkbox" checked={value === "true"} onChange={(e) => set(String(e.target.checked))} />
+                  ) : w.kind === "number" ? (
+                    <input name={k.key} type="number" value={value} onChange={(e) => set(e.target.value)} />
+                  ) : w.kind === "choice" ? (
+                    <select name={k.key} value={value} onChange={(e) => set(e.target.value)}>
+                      {w.options.map((o) => (
+                        <option key={o} value={o}>
+                          {JSON.parse(o)}
+                        </option>
+                      ))}
+                    </select>
+                  ) : (
+                    <input name={k.key} value={value} onChange={(e) => set(e.target.value)} />
+                  )}
+                </label>
+              );
+            })}
           </div>
         </details>
         {error && (

@@ -46,3 +46,33 @@ export function overridesToml(preset: string, changes: Record<string, string>): 
   }
   return text;
 }
+
+/** The choices of the ruleset's enumerated knobs (romme-core's ruleset
+ *  types, in TOML), so the editor offers a list instead of a text field. */
+export const CHOICES: Record<string, string[]> = {
+  "deck.kind": ["french", "five-crowns"],
+  "melds.sets.suits": ["distinct", "any"],
+  "melds.wilds.share": ["any", "fewer-than-naturals", "at-most-naturals"],
+  "opening.count": ["sum", "single-meld"],
+  "opening.joker_value": ["represented", "zero"],
+  "turn.discard_take": ["free", "meld-at-once", "meld-at-once-opening"],
+  "turn.lay_off": ["never", "after-opening"],
+  "turn.lay_off_target": ["own", "any"],
+  "turn.rearrange": ["none", "free", "rob"],
+  "jokers.exchange": ["never", "any-time", "after-opening"],
+  "stock.when_empty": ["reshuffle", "end-game"],
+  "going_out.final_discard": ["required", "optional", "never"],
+  "scoring.scheme": ["penalty", "anlegen", "club", "patience"],
+  "match.end": ["games", "penalty-limit", "elimination", "rounds"],
+  "timer.on_timeout": ["auto-play", "forfeit"],
+};
+
+/** How the editor shows a knob: a checkbox, a number field, a list of
+ *  choices (TOML strings, quoted), or free text. */
+export function knobWidget(knob: Knob): { kind: "bool" } | { kind: "number" } | { kind: "choice"; options: string[] } | { kind: "text" } {
+  if (knob.value === "true" || knob.value === "false") return { kind: "bool" };
+  if (/^-?\d+$/.test(knob.value)) return { kind: "number" };
+  const choices = CHOICES[knob.key];
+  if (choices) return { kind: "choice", options: choices.map((c) => JSON.stringify(c)) };
+  return { kind: "text" };
+}

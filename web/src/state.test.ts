@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { arrange, initial, myTurn, reduce, reorder } from "./state";
 import { groups, keepOrder, sortBySuit } from "./cards";
-import { knobList, overridesToml } from "./knobs";
+import { knobList, knobWidget, overridesToml } from "./knobs";
 import { meldValue } from "./points";
 import { translateRefusal } from "./reasons";
 import type { ServerMsg, Snapshot } from "./protocol";
@@ -133,6 +133,10 @@ describe("knob editor", () => {
       { key: "opening.count", value: '"melds"' },
     ]);
     expect(overridesToml("klassisch", {})).toBe("");
+    expect(knobWidget({ key: "turn.rearrange", value: '"none"' })).toEqual({ kind: "choice", options: ['"none"', '"free"', '"rob"'] });
+    expect(knobWidget({ key: "jokers.discard_allowed", value: "true" })).toEqual({ kind: "bool" });
+    expect(knobWidget({ key: "opening.threshold", value: "40" })).toEqual({ kind: "number" });
+    expect(knobWidget({ key: "money.prize_shares", value: "[100]" })).toEqual({ kind: "text" });
     expect(overridesToml("klassisch", { "opening.threshold": "30" })).toBe(
       'base = "klassisch"\nname = "klassisch-custom"\n\n[opening]\nthreshold = 30\n',
     );
