@@ -13,6 +13,11 @@ async fn server(dir: &tempfile::TempDir, tweak: impl FnOnce(&mut ServerConfig)) 
         bind: "127.0.0.1:0".parse().expect("addr"),
         database_url: format!("sqlite:{}", dir.path().join("t.db").display()),
         time_scale: 0.01,
+        // The scripted players act as fast as the server answers (a hint
+        // and an action per move, well over the default 20 messages a
+        // second); the flooding test sets its own limits.
+        message_rate: 1000.0,
+        message_burst: 3000.0,
         ..ServerConfig::default()
     };
     tweak(&mut config);
@@ -88,11 +93,19 @@ async fn play_with_hints(c: &mut Client, table: &str, transcript: &mut Vec<Value
                         .expect("act");
                     match a["type"].as_str() {
                         Some("ack") => seq += 1,
-                        // The state moved on under us (a bot bought the card): try again.
-                        _ => assert!(
-                            a["code"] == "illegal_action" || a["code"] == "duplicate",
-                            "unexpected rejection {a}"
-                        ),
+                        // The state moved on under us (a bot bought the
+                        // card): try again once the news is here, not in a
+                        // tight loop (that would be rate limited).
+                        _ => {
+                            assert!(
+                                a["code"] == "illegal_action" || a["code"] == "duplicate",
+                                "unexpected rejection {a}"
+                            );
+                            eprintln!("hinted action refused, waiting for news: {a}");
+                            if c.inbox.is_empty() {
+                                wait_event(c).await;
+                            }
+                        }
                     }
                 }
                 None => {
