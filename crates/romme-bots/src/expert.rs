@@ -114,7 +114,12 @@ impl Bot for ExpertBot {
         }
         let seat = state.seat();
         let start = Instant::now();
-        let mut totals = vec![0.0f64; candidates.len()];
+        // Per candidate, the sum and the sum of squares of its value minus
+        // the heuristic's (candidate 0) on the same sample: paired
+        // differences, so the luck of a sample cancels.
+        let mut sum = vec![0.0f64; candidates.len()];
+        let mut sq = vec![0.0f64; candidates.len()];
+        let mut failed = vec![false; candidates.len()];
         let mut rounds = 0u32;
         // The longest round so far: a round that would end past the budget
         // is not started.
@@ -129,29 +134,70 @@ impl Bot for ExpertBot {
             }
             let round_start = Instant::now();
             let sample = state.determinize(&mut self.rng);
+            let mut values = vec![0.0f64; candidates.len()];
             for (i, c) in candidates.iter().enumerate() {
                 let mut g = sample.detached();
                 if g.apply(seat, c.clone()).is_err() {
-                    totals[i] = f64::NEG_INFINITY;
+                    failed[i] = true;
                     continue;
                 }
-                totals[i] += playout(&mut g, seat);
+                values[i] = playout(&mut g, seat);
+            }
+            for i in 1..candidates.len() {
+                let d = values[i] - values[0];
+                sum[i] += d;
+                sq[i] += d * d;
             }
             rounds += 1;
             longest = longest.max(round_start.elapsed());
         }
-        let best = totals
-            .iter()
-            .enumerate()
-            .max_by(|a, b| a.1.total_cmp(b.1))
-            .map_or(0, |(i, _)| i);
-        candidates[best].clone()
+        candidates[choose(&sum, &sq, &failed, rounds)].clone()
     }
 
     fn claim(&mut self, state: &SeatState) -> Option<Action> {
         let sample = state.determinize(&mut self.rng);
         claim(&sample, state.seat(), &sample.legal_actions(state.seat()))
     }
+}
+
+/// How sure the search must be before it overrules the heuristic: a
+/// candidate replaces the heuristic's choice only when its mean advantage
+/// is this many standard errors above zero. With few samples (a small
+/// budget) the noise of the playouts would otherwise pick worse moves than
+/// the heuristic it is built on.
+const OVERRULE_Z: f64 = 2.0;
+
+/// The candidate to play: the one with the largest mean advantage over the
+/// heuristic's choice (index 0) among those whose advantage is
+/// significant; the heuristic's choice when none is.
+fn choose(sum: &[f64], sq: &[f64], failed: &[bool], rounds: u32) -> usize {
+    if failed.first().copied().unwrap_or(false) {
+        // The heuristic's own choice failed on a sample (cannot happen for
+        // a legal action): take the best mean among the others.
+        return (1..sum.len())
+            .filter(|&i| !failed[i])
+            .max_by(|&a, &b| sum[a].total_cmp(&sum[b]))
+            .unwrap_or(0);
+    }
+    if rounds < 2 {
+        return 0;
+    }
+    let n = f64::from(rounds);
+    let mut best = 0;
+    let mut best_mean = 0.0;
+    for i in 1..sum.len() {
+        if failed[i] {
+            continue;
+        }
+        let mean = sum[i] / n;
+        let var = ((sq[i] - sum[i] * sum[i] / n) / (n - 1.0)).max(0.0);
+        let se = (var / n).sqrt();
+        if mean > OVERRULE_Z * se && mean > best_mean {
+            best = i;
+            best_mean = mean;
+        }
+    }
+    best
 }
 
 /// Play the sample on with heuristic players; the value for `seat` (higher
@@ -196,4 +242,39 @@ fn playout(g: &mut Game, seat: usize) -> f64 {
         .collect();
     let avg = others.iter().sum::<f64>() / others.len().max(1) as f64;
     avg - mine
+}
+
+#[cfg(test)]
+mod tests {
+    use super::choose;
+
+    /// Sums and sums of squares of paired differences.
+    fn stats(diffs: &[&[f64]]) -> (Vec<f64>, Vec<f64>) {
+        let sum = diffs.iter().map(|d| d.iter().sum()).collect();
+        let sq = diffs
+            .iter()
+            .map(|d| d.iter().map(|x| x * x).sum())
+            .collect();
+        (sum, sq)
+    }
+
+    #[test]
+    fn the_search_overrules_the_heuristic_only_when_it_is_sure() {
+        // Candidate 1 is better on every sample: chosen.
+        let (sum, sq) = stats(&[&[0.0; 4], &[3.0, 4.0, 5.0, 4.0], &[1.0, -1.0, 0.5, -0.5]]);
+        assert_eq!(choose(&sum, &sq, &[false; 3], 4), 1);
+        // A higher mean that is noise (one lucky sample): the heuristic's
+        // choice stays.
+        let (sum, sq) = stats(&[&[0.0; 4], &[40.0, -12.0, -10.0, -11.0]]);
+        assert!(sum[1] > 0.0);
+        assert_eq!(choose(&sum, &sq, &[false; 2], 4), 0);
+        // One sample is never enough.
+        let (sum, sq) = stats(&[&[0.0], &[9.0]]);
+        assert_eq!(choose(&sum, &sq, &[false; 2], 1), 0);
+        // Of two sure improvements, the larger.
+        let (sum, sq) = stats(&[&[0.0; 3], &[2.0, 2.1, 1.9], &[5.0, 5.2, 4.9]]);
+        assert_eq!(choose(&sum, &sq, &[false; 3], 3), 2);
+        // A candidate that failed on a sample is never chosen.
+        assert_eq!(choose(&sum, &sq, &[false, false, true], 3), 1);
+    }
 }
