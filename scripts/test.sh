@@ -4,12 +4,25 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Install Debian packages the tests need when they are missing (as root, or
+# through sudo).
+apt_install() {
+    local as=()
+    [ "$(id -u)" = 0 ] || as=(sudo)
+    "${as[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y "$@" >/dev/null \
+        || { "${as[@]}" apt-get update >/dev/null \
+            && "${as[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y "$@" >/dev/null; }
+}
+
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy (all targets, warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
-echo "== PostgreSQL for the server's PostgreSQL test (skipped when none can be started)"
+echo "== PostgreSQL for the server's PostgreSQL test (installs Debian's postgresql when missing)"
 if [ -z "${ROMME_TEST_POSTGRES_URL:-}" ]; then
+    command -v pg_lsclusters >/dev/null 2>&1 \
+        || apt_install postgresql \
+        || echo "could not install PostgreSQL: its test is skipped"
     ROMME_TEST_POSTGRES_URL=$(bash scripts/postgres.sh || true)
     export ROMME_TEST_POSTGRES_URL
 fi
@@ -20,14 +33,7 @@ cargo test --workspace --locked
 echo "== web client: npm ci, type check and build, unit tests"
 (cd web && npm ci --no-audit --no-fund && npm run build && npx vitest run)
 echo "== web client end to end in Chromium (installs Debian's chromium when missing)"
-if [ ! -x /usr/bin/chromium ]; then
-    if [ "$(id -u)" = 0 ]; then
-        DEBIAN_FRONTEND=noninteractive apt-get install -y chromium >/dev/null \
-            || { apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium >/dev/null; }
-    else
-        sudo DEBIAN_FRONTEND=noninteractive apt-get install -y chromium >/dev/null
-    fi
-fi
+[ -x /usr/bin/chromium ] || apt_install chromium
 # The debug binary from `cargo test` (the rules crates are optimised in
 # test builds too): no extra release build in CI.
 cargo build --locked --bin romme

@@ -211,7 +211,6 @@ async function hint(page) {
 async function select(page, cards) {
   await page.click("button:has-text('Auswahl aufheben')").catch(() => {});
   const used = new Set();
-  const handles = [];
   for (const c of cards) {
     const plain = c.startsWith("*") ? "*" : c;
     const buttons = await page.$$(`[data-testid=hand] button[data-card="${plain}"]`);
@@ -221,13 +220,11 @@ async function select(page, cards) {
       if (used.has(id)) continue;
       used.add(id);
       await b.click();
-      handles.push(b);
       done = true;
       break;
     }
     if (!done) fail(`card ${c} not in the hand`);
   }
-  return handles;
 }
 
 /** Drag with the mouse from one element to another (dnd-kit's pointer

@@ -167,9 +167,3 @@ function TableMeldView({
     </div>
   );
 }
-
-/** Whether dropping `cards` on `meld` means a joker exchange (one natural
- *  card that a declared joker of the meld stands for). */
-export function isExchange(meld: Card[], cards: Card[]): boolean {
-  return cards.length === 1 && meld.some((c) => c.startsWith("*=") && c.slice(2) === cards[0]);
-}

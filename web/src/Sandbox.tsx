@@ -10,7 +10,7 @@ import { useTranslation } from "react-i18next";
 import { isRed, label } from "./cards";
 import type { MeldRules } from "./jokers";
 import type { Card } from "./protocol";
-import { isValid, meldCards, move, newTable, type Sandbox as SandboxState, type Spot, undo } from "./sandbox";
+import { isValid, meldCards, move, newTable, placed, type Sandbox as SandboxState, type Spot, undo } from "./sandbox";
 
 export function Sandbox({
   start,
@@ -40,7 +40,7 @@ export function Sandbox({
     moveTo(over === "sb:new" ? "new" : Number(over.slice(3)), spots);
   };
   const invalid = sb.melds.filter((m) => !isValid(m, rules)).length;
-  const placedCount = start.hand.length - sb.hand.length;
+  const placedCount = placed(sb, start.hand);
   return (
     <DndContext sensors={sensors} collisionDetection={pointerWithin} onDragEnd={onDragEnd}>
       <section className="sandbox" aria-label={t("sandbox")} data-testid="sandbox">

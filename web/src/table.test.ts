@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
 import i18n from "./i18n";
 import { eventLine, highlight } from "./events";
-import { readings, validMeld, meldRules } from "./jokers";
-import { isValid, move, newTable, openSandbox, undo } from "./sandbox";
+import { isExchange, readings, validMeld, meldRules } from "./jokers";
+import { isValid, move, newTable, openSandbox, placed, undo } from "./sandbox";
 import { ruleSections } from "./rulesText";
 import { totals } from "./ScoreSheet";
-import { isExchange } from "./Board";
 import { cardKeys } from "./Hand";
 
 describe("joker declaration", () => {
@@ -46,16 +45,19 @@ describe("rearrangement sandbox", () => {
   ];
   it("moves cards, marks invalid melds at once, and undoes", () => {
     let sb = openSandbox(table, ["8c", "Kd"]);
-    // Take 8h off the run and meld it with 8c and ... not yet valid.
+    // 8h off the run and 8c from the hand make a new meld: two cards, not
+    // yet valid.
     sb = move(sb, ["m:0:3", "h:0"], "new");
     expect(sb.melds.map((m) => m.cards)).toEqual([["5h", "6h", "7h"], ["9c", "9s", "*=9d"], ["8h", "8c"]]);
     expect(sb.melds.map((m) => isValid(m))).toEqual([true, true, false]);
-    // The joker joins them: the nine-set stays valid as a pair? No: 2 cards.
+    // The nines' joker joins them: the eights become valid, the nines
+    // (two cards left) do not.
     sb = move(sb, ["m:1:2"], 2);
     expect(sb.melds[2]?.cards).toEqual(["8h", "8c", "*"]);
     expect(isValid(sb.melds[1] ?? { cards: [], touched: true })).toBe(false);
     expect(isValid(sb.melds[2] ?? { cards: [], touched: true })).toBe(true);
     expect(sb.hand).toEqual(["Kd"]);
+    expect(placed(sb, ["8c", "Kd"])).toBe(1);
     sb = undo(sb);
     expect(sb.melds[1]?.cards).toEqual(["9c", "9s", "*=9d"]);
     sb = undo(undo(sb));

@@ -5,7 +5,6 @@
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
 
 use romme_server::loadtest::Client;
 use serde_json::{Value, json};
@@ -88,14 +87,7 @@ async fn play(
                 }
             }
             _ => {
-                let m = tokio::time::timeout(
-                    Duration::from_secs(30),
-                    c.wait_for(|m| m["type"] == "event"),
-                )
-                .await
-                .expect("an event in time")
-                .expect("event");
-                c.inbox.push_front(m);
+                c.wait_event().await.expect("an event in time");
             }
         }
     }

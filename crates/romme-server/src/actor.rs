@@ -181,7 +181,7 @@ pub struct Actor {
     table: TableState,
     store: Store,
     metrics: Metrics,
-    timing: TaskConfig,
+    config: TaskConfig,
     followers: Vec<Follower>,
     bots: Vec<Option<BotSlot>>,
     busy: bool,
@@ -245,7 +245,7 @@ fn refusal(e: &TableError) -> Refusal {
 
 impl Actor {
     /// A task for `table` (already rebuilt from its entries).
-    pub fn new(table: TableState, store: Store, metrics: Metrics, timing: TaskConfig) -> Actor {
+    pub fn new(table: TableState, store: Store, metrics: Metrics, config: TaskConfig) -> Actor {
         let n = table.occupants().len();
         let (bot_tx, bot_rx) = mpsc::channel(8);
         let matches_stored = table.matches().len();
@@ -253,7 +253,7 @@ impl Actor {
             table,
             store,
             metrics,
-            timing,
+            config,
             followers: Vec::new(),
             bots: (0..n).map(|_| None).collect(),
             busy: false,
@@ -274,7 +274,7 @@ impl Actor {
     /// sequence of matches and its bots play the same way whatever happens
     /// elsewhere (a duplicate tournament, a reproducible test).
     fn seed_for(&self, purpose: Purpose) -> u64 {
-        let Some(fixed) = self.timing.fixed_seed else {
+        let Some(fixed) = self.config.fixed_seed else {
             return crate::ids::seed();
         };
         let n = match purpose {
@@ -290,7 +290,7 @@ impl Actor {
     }
 
     fn secs(&self, s: u32) -> Duration {
-        Duration::from_secs_f64(f64::from(s) * self.timing.time_scale)
+        Duration::from_secs_f64(f64::from(s) * self.config.time_scale)
     }
 
     /// Run until every sender is gone.
@@ -694,12 +694,10 @@ impl Actor {
         let Some(game) = self.table.game() else {
             return;
         };
-        let record = match serde_json::to_string(&Record::of(game)) {
-            Ok(r) => r,
-            Err(e) => {
-                tracing::error!("cannot serialize a record: {e}");
-                return;
-            }
+        let Ok(record) = serde_json::to_string(&Record::of(game))
+            .inspect_err(|e| tracing::error!("cannot serialize a record: {e}"))
+        else {
+            return;
         };
         let humans: Vec<(String, usize)> = summary
             .placings
@@ -707,12 +705,13 @@ impl Actor {
             .filter_map(|p| p.player.clone().map(|id| (id, p.place)))
             .collect();
         let ids: Vec<String> = humans.iter().map(|(id, _)| id.clone()).collect();
-        let ratings = match self.store.ratings(&ids).await {
-            Ok(r) => r,
-            Err(e) => {
-                tracing::error!("reading ratings failed: {e}");
-                return;
-            }
+        let Ok(ratings) = self
+            .store
+            .ratings(&ids)
+            .await
+            .inspect_err(|e| tracing::error!("reading ratings failed: {e}"))
+        else {
+            return;
         };
         let others: Vec<(f64, usize)> = summary
             .placings
@@ -851,7 +850,7 @@ impl Actor {
         slot.seen = game.events().len();
         let state = game.seat_state(seat);
         let delay = Duration::from_millis(u64::from(self.table.config().settings.bot_delay_ms))
-            .mul_f64(self.timing.time_scale.min(1.0));
+            .mul_f64(self.config.time_scale.min(1.0));
         let entries = self.table.entries();
         let tx = self.bot_tx.clone();
         self.busy = true;

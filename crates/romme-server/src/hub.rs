@@ -27,7 +27,7 @@ pub struct Hub {
     pub metrics: Metrics,
     /// Session tokens.
     pub tokens: Tokens,
-    timing: TaskConfig,
+    tasks: TaskConfig,
 }
 
 /// Why something failed, as a client hears it.
@@ -35,18 +35,14 @@ pub type Refusal = (RejectCode, String);
 
 impl Hub {
     /// A hub over `store`.
-    pub async fn new(
-        store: Store,
-        metrics: Metrics,
-        timing: TaskConfig,
-    ) -> Result<Hub, StoreError> {
+    pub async fn new(store: Store, metrics: Metrics, tasks: TaskConfig) -> Result<Hub, StoreError> {
         let key = store.secret().await?;
         Ok(Hub {
             tables: Mutex::new(HashMap::new()),
             store,
             metrics,
             tokens: Tokens::new(key),
-            timing,
+            tasks,
         })
     }
 
@@ -96,7 +92,7 @@ impl Hub {
 
     fn spawn(&self, table: TableState) -> mpsc::Sender<Cmd> {
         let (tx, rx) = mpsc::channel(TABLE_QUEUE);
-        let actor = Actor::new(table, self.store.clone(), self.metrics.clone(), self.timing);
+        let actor = Actor::new(table, self.store.clone(), self.metrics.clone(), self.tasks);
         tokio::spawn(actor.run(rx));
         tx
     }

@@ -68,8 +68,9 @@ pub struct ServerConfig {
     /// production; tests shorten them.
     pub time_scale: f64,
     /// Deal every match (and seed every bot and hint) from numbers derived
-    /// from this seed and the table: reproducible games for tests and
-    /// demonstrations. Never on a public server: whoever knows the seed
+    /// from this seed alone, so every table plays the same sequence of
+    /// deals: reproducible games for tests, demonstrations and duplicate
+    /// tournaments. Never on a public server: whoever knows the seed
     /// knows every hand.
     pub fixed_seed: Option<u64>,
 }

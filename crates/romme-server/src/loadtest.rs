@@ -251,6 +251,18 @@ impl Client {
         }
     }
 
+    /// Wait (up to 30 s) until a table event is in the inbox; it stays
+    /// there, after the messages that came before it.
+    pub async fn wait_event(&mut self) -> Result<(), String> {
+        let is_event = |m: &Value| m["type"] == "event";
+        if self.inbox.iter().any(is_event) {
+            return Ok(());
+        }
+        let m = self.wait_for(is_event).await?;
+        self.inbox.push_back(m);
+        Ok(())
+    }
+
     /// Close the connection.
     pub async fn close(mut self) {
         let _ = self.ws.close(None).await;

@@ -121,14 +121,7 @@ async fn play_with_hints(c: &mut Client, table: &str, transcript: &mut Vec<Value
 }
 
 async fn wait_event(c: &mut Client) {
-    let m = tokio::time::timeout(
-        Duration::from_secs(30),
-        c.wait_for(|m| m["type"] == "event"),
-    )
-    .await
-    .expect("an event within 30 s")
-    .expect("event");
-    c.inbox.push_front(m);
+    c.wait_event().await.expect("an event within 30 s");
 }
 
 async fn join(c: &mut Client, table: &str) -> Value {
@@ -379,14 +372,9 @@ async fn a_disconnected_player_resumes_with_exactly_the_missing_events() {
                 acted += 1;
             }
         } else {
-            let m = tokio::time::timeout(
-                Duration::from_secs(20),
-                ann.wait_for(|m| m["type"] == "event"),
-            )
-            .await
-            .unwrap_or_else(|_| panic!("no event in 20 s after hint {h}; seen {seen}"))
-            .expect("event");
-            ann.inbox.push_front(m);
+            ann.wait_event()
+                .await
+                .unwrap_or_else(|e| panic!("no event after hint {h}; seen {seen}: {e}"));
         }
         while let Some(m) = ann.inbox.pop_front() {
             if let Some(v) = m["version"].as_u64() {
