@@ -6,7 +6,7 @@ use romme_core::penalty::{card_points, hand_points};
 use romme_core::ruleset::Ruleset;
 use romme_core::{Card, CardKind};
 use romme_engine::Game;
-use romme_solver::partition::PartitionSolver;
+use romme_solver::partition::{Partition, PartitionSolver};
 
 /// Weight of the points of all held cards next to the deadwood.
 const HELD_WEIGHT: f64 = 0.2;
@@ -36,6 +36,21 @@ impl<'r> Eval<'r> {
                 .unwrap_or((hand_points(self.rules, hand, self.round), 0)),
             None => (hand_points(self.rules, hand, self.round), 0),
         }
+    }
+
+    /// The best partition of the hand (melds declared).
+    pub(crate) fn partition(&self, hand: &[CardKind]) -> Option<Partition> {
+        self.solver.as_ref()?.solve(hand).ok()
+    }
+
+    /// The ruleset.
+    pub(crate) fn rules(&self) -> &'r Ruleset {
+        self.rules
+    }
+
+    /// The round (Five Crowns).
+    pub(crate) fn round(&self) -> Option<u8> {
+        self.round
     }
 
     /// The hand's badness: deadwood plus a share of all held points.

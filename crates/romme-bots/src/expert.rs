@@ -19,16 +19,15 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use romme_engine::{Action, DrawSource, Game, Phase, SeatState};
+use romme_engine::{Action, DrawSource, SeatState};
 
 use crate::Bot;
 use crate::eval::{Eval, kinds};
-use crate::heuristic::{claim, decide, playout_step};
+use crate::heuristic::{claim, decide};
+use crate::playout::playout;
 
 /// Discards the search compares.
 const DISCARD_CANDIDATES: usize = 4;
-/// Actions a playout makes before it is judged (about six turns a seat).
-const HORIZON_TURNS: usize = 6;
 
 /// How long the expert may think about one decision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,6 +123,7 @@ impl Bot for ExpertBot {
         // The longest round so far: a round that would end past the budget
         // is not started.
         let mut longest = Duration::ZERO;
+        let eval = Eval::new(state.rules(), state.round());
         loop {
             match self.budget {
                 Budget::Time(d) if rounds > 0 && start.elapsed() + longest >= d => break,
@@ -141,7 +141,7 @@ impl Bot for ExpertBot {
                     failed[i] = true;
                     continue;
                 }
-                values[i] = playout(&mut g, seat);
+                values[i] = playout(&mut g, seat, &eval);
             }
             for i in 1..candidates.len() {
                 let d = values[i] - values[0];
@@ -198,50 +198,6 @@ fn choose(sum: &[f64], sq: &[f64], failed: &[bool], rounds: u32) -> usize {
         }
     }
     best
-}
-
-/// Play the sample on with heuristic players; the value for `seat` (higher
-/// is better).
-fn playout(g: &mut Game, seat: usize) -> f64 {
-    let game_no = g.sheet().games().len();
-    let limit = HORIZON_TURNS * g.seats() * 3;
-    for _ in 0..limit {
-        if g.phase() == Phase::MatchOver || g.sheet().games().len() > game_no {
-            break;
-        }
-        let Some(turn) = g.turn() else {
-            break;
-        };
-        let Some(a) = playout_step(g, turn) else {
-            break;
-        };
-        if g.apply(turn, a).is_err() {
-            break;
-        }
-    }
-    if let Some(score) = g.sheet().games().get(game_no) {
-        // The game ended: the real score difference.
-        let mine = score.players.get(seat).map_or(0, |p| p.points) as f64;
-        let others: Vec<f64> = score
-            .players
-            .iter()
-            .enumerate()
-            .filter(|(s, _)| *s != seat)
-            .map(|(_, p)| p.points as f64)
-            .collect();
-        let avg = others.iter().sum::<f64>() / others.len().max(1) as f64;
-        return avg - mine;
-    }
-    // Judge the hands.
-    let eval = Eval::new(g.rules(), g.round());
-    let value = |s: usize| eval.hand(&kinds(g.hand(s).unwrap_or(&[])));
-    let mine = value(seat);
-    let others: Vec<f64> = (0..g.seats())
-        .filter(|&s| s != seat && g.hand(s).is_some_and(|h| !h.is_empty()))
-        .map(value)
-        .collect();
-    let avg = others.iter().sum::<f64>() / others.len().max(1) as f64;
-    avg - mine
 }
 
 #[cfg(test)]

@@ -30,9 +30,9 @@ use crate::Bot;
 use crate::eval::{Eval, kinds, patience, without};
 
 /// Improvement a play must bring to be made.
-const PLAY_MARGIN: f64 = 0.5;
+pub(crate) const PLAY_MARGIN: f64 = 0.5;
 /// Extra badness of laying off or discarding a joker.
-const JOKER_KEEP: f64 = 8.0;
+pub(crate) const JOKER_KEEP: f64 = 8.0;
 /// Extra badness of a discard the next player is known to want.
 const DANGER: f64 = 4.0;
 /// How much better than a stock card the discard must make the hand.
@@ -148,7 +148,7 @@ pub(crate) fn decide(g: &Game, seat: usize, legal: &[Action]) -> Action {
         return a;
     }
     if legal.iter().any(|a| matches!(a, Action::Draw { .. })) {
-        return draw(g, &view, legal, &eval, &hand);
+        return draw(g, view.discard.last().copied(), legal, &eval, &hand);
     }
     if let Some(a) = discard(&view, seat, legal, &eval, &hand) {
         return a;
@@ -239,7 +239,7 @@ fn best_play(
 
 /// Hold back the opening: a Hand-Rommé pays extra and is near, it is early
 /// in the game, and no opponent is close to going out.
-fn hold_back(g: &Game, view: &View, seat: usize, eval: &Eval, hand: &[CardKind]) -> bool {
+pub(crate) fn hold_back(g: &Game, view: &View, seat: usize, eval: &Eval, hand: &[CardKind]) -> bool {
     let rules = g.rules();
     if !rules.hand_romme.enabled || rules.scoring.hand_romme_multiplier < 2 {
         return false;
@@ -254,7 +254,13 @@ fn hold_back(g: &Game, view: &View, seat: usize, eval: &Eval, hand: &[CardKind])
 }
 
 /// Stock or discard pile.
-fn draw(g: &Game, view: &View, legal: &[Action], eval: &Eval, hand: &[CardKind]) -> Action {
+pub(crate) fn draw(
+    g: &Game,
+    top: Option<CardKind>,
+    legal: &[Action],
+    eval: &Eval,
+    hand: &[CardKind],
+) -> Action {
     let stock = legal
         .iter()
         .find(|a| {
@@ -269,7 +275,6 @@ fn draw(g: &Game, view: &View, legal: &[Action], eval: &Eval, hand: &[CardKind])
     let take = Action::Draw {
         from: DrawSource::Discard,
     };
-    let top = view.discard.last().copied();
     if let (true, Some(top)) = (legal.contains(&take), top) {
         let with = after_best_discard(eval, hand, top, Some(top));
         // The stock of a determinized game is a random order of the unseen
@@ -318,7 +323,7 @@ fn after_best_discard(
 }
 
 /// The discard (or call of Rommé).
-fn discard(
+pub(crate) fn discard(
     view: &View,
     seat: usize,
     legal: &[Action],

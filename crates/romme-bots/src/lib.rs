@@ -29,6 +29,7 @@ mod eval;
 pub mod expert;
 pub mod heuristic;
 pub mod play;
+mod playout;
 pub mod random;
 pub mod sim;
 

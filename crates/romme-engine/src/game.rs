@@ -333,6 +333,27 @@ impl Game {
         &self.stock
     }
 
+    /// The melds on the table, in table order, wild cards declared (the
+    /// views' `table` without the owners, without building a view).
+    pub fn table_melds(&self) -> Vec<Vec<MeldCard>> {
+        self.table.iter().map(Meld::meld_cards).collect()
+    }
+
+    /// Whether `seat` has opened (melded) in this game.
+    pub fn has_opened(&self, seat: usize) -> bool {
+        self.opened.get(seat).copied().unwrap_or(false)
+    }
+
+    /// The top card of the discard pile.
+    pub fn discard_top(&self) -> Option<CardKind> {
+        self.discard.last().map(|c| c.kind())
+    }
+
+    /// Whether this is the solo patience (placing cards on open hands).
+    pub fn is_patience(&self) -> bool {
+        self.patience.is_some()
+    }
+
     /// The meld checker (the ruleset was accepted by `new`, so this only
     /// fails if that check was wrong).
     pub(crate) fn checker(&self) -> Result<MeldChecker<'_>, ActionError> {

@@ -165,16 +165,27 @@ impl Game {
         else {
             return Vec::new();
         };
-        if plan.lay_offs.iter().any(|l| !l.freed.is_empty()) {
-            return Vec::new();
+        self.plan_action(&plan.melds, &plan.lay_offs)
+            .into_iter()
+            .collect()
+    }
+
+    /// The one action that makes a solver plan's new melds and lay-offs
+    /// (an opening, a way to go out): `None` when the plan is empty or
+    /// frees jokers (an exchange is its own action). Not checked.
+    pub fn plan_action(
+        &self,
+        melds: &[Vec<MeldCard>],
+        plan: &[romme_solver::LayOff],
+    ) -> Option<Action> {
+        if plan.iter().any(|l| !l.freed.is_empty()) {
+            return None;
         }
         let mut lay_offs = Vec::new();
-        for l in &plan.lay_offs {
-            let Some(old) = table.get(l.meld) else {
-                return Vec::new();
-            };
+        for l in plan {
+            let old = self.table.get(l.meld)?.meld_cards();
             // The new cards of the meld, with their declarations.
-            let mut rest = old.clone();
+            let mut rest = old;
             let mut cards = Vec::new();
             for c in &l.result {
                 match rest.iter().position(|o| o == c) {
@@ -189,13 +200,13 @@ impl Game {
                 cards,
             });
         }
-        if plan.melds.is_empty() && lay_offs.is_empty() {
-            return Vec::new();
+        if melds.is_empty() && lay_offs.is_empty() {
+            return None;
         }
-        vec![Action::Meld {
-            melds: plan.melds,
+        Some(Action::Meld {
+            melds: melds.to_vec(),
             lay_offs,
-        }]
+        })
     }
 
     /// Candidate actions after drawing (not yet checked).

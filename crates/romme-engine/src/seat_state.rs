@@ -87,6 +87,11 @@ impl SeatState {
         self.public.rules()
     }
 
+    /// The Five Crowns round, as [`Game::round`].
+    pub fn round(&self) -> Option<u8> {
+        self.public.round()
+    }
+
     /// The seat's view (identical to the real game's view for the seat).
     pub fn view(&self) -> View {
         let mut v = self.public.view(Some(self.seat));

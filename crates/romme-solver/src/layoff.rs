@@ -8,7 +8,7 @@
 
 use std::collections::BTreeSet;
 
-use romme_core::card::CardKind;
+use romme_core::card::{CardKind, Rank};
 use romme_core::meld::{Declaration, MeldChecker, MeldKind};
 use romme_core::notation::MeldCard;
 use romme_core::ruleset::{JokerExchange, Ruleset, SetSuits};
@@ -51,121 +51,146 @@ pub fn lay_offs(
     table: &[Vec<MeldCard>],
     hand: &[CardKind],
 ) -> Result<Vec<LayOff>, SolveError> {
+    lay_offs_with(rules, round, table, hand, true)
+}
+
+/// [`lay_offs`], with or without the run reach pre-filter (the tests
+/// compare both).
+fn lay_offs_with(
+    rules: &Ruleset,
+    round: Option<u8>,
+    table: &[Vec<MeldCard>],
+    hand: &[CardKind],
+    reach: bool,
+) -> Result<Vec<LayOff>, SolveError> {
     let checker = MeldChecker::new(rules, round)?;
     checker.check_cards(hand)?;
     let mut out = Vec::new();
     for (i, meld) in table.iter().enumerate() {
         let base = checker.check(meld)?;
-        bundles(
-            &checker,
-            i,
-            &base,
-            hand,
-            &mut Vec::new(),
-            &mut Vec::new(),
-            0,
-            &mut out,
-        );
+        let mut at = Bundles {
+            checker: &checker,
+            index: i,
+            reach,
+            out: &mut out,
+        };
+        at.bundles(&base, hand, &mut Vec::new(), &mut Vec::new(), 0);
     }
     Ok(out)
 }
 
+/// The lay-offs on one table meld, collected into `out`.
+struct Bundles<'c, 'o> {
+    checker: &'c MeldChecker<'c>,
+    /// Index of the table meld.
+    index: usize,
+    /// Use the run reach pre-filter ([`within_reach`]).
+    reach: bool,
+    out: &'o mut Vec<LayOff>,
+}
+
 /// Lay-offs on one meld: extensions by subsets of the candidate cards, and
 /// exchanges (each followed by further lay-offs on the new meld).
-#[allow(clippy::too_many_arguments)]
-fn bundles(
-    checker: &MeldChecker,
-    index: usize,
-    current: &Declaration,
-    pool: &[CardKind],
-    used: &mut Vec<CardKind>,
-    freed: &mut Vec<CardKind>,
-    depth: usize,
-    out: &mut Vec<LayOff>,
-) {
-    let rules = checker.rules();
-    let start_value = current.value;
-    // Extensions: subsets of the cards that could belong to this meld.
-    let candidates: Vec<CardKind> = pool
-        .iter()
-        .copied()
-        .filter(|c| fits_kind(checker, current, *c))
-        .take(MAX_CANDIDATES)
-        .collect();
-    let mut seen = BTreeSet::new();
-    let n = candidates.len();
-    for mask in 1u32..(1 << n) {
-        let mut add: Vec<CardKind> = (0..n)
-            .filter(|k| mask >> k & 1 == 1)
-            .map(|k| candidates[k])
+impl Bundles<'_, '_> {
+    fn bundles(
+        &mut self,
+        current: &Declaration,
+        pool: &[CardKind],
+        used: &mut Vec<CardKind>,
+        freed: &mut Vec<CardKind>,
+        depth: usize,
+    ) {
+        let checker = self.checker;
+        let index = self.index;
+        let rules = checker.rules();
+        let start_value = current.value;
+        // Extensions: subsets of the cards that could belong to this meld.
+        let fitting: Vec<CardKind> = pool
+            .iter()
+            .copied()
+            .filter(|c| fits_kind(checker, current, *c))
             .collect();
-        add.sort();
-        if !seen.insert(add.clone()) {
-            continue;
-        }
-        let mut cards: Vec<MeldCard> = current.ordered.clone();
-        cards.extend(add.iter().map(|c| MeldCard::plain(*c)));
-        let Ok(found) = checker.declarations_matching(&cards) else {
-            continue;
+        let reachable = if self.reach {
+            within_reach(checker, current, &fitting)
+        } else {
+            fitting
         };
-        let mut results = BTreeSet::new();
-        for d in found {
-            if results.insert(d.ordered.clone()) {
-                let mut all = used.clone();
-                all.extend(add.iter().copied());
-                out.push(LayOff {
-                    meld: index,
-                    cards: all,
-                    freed: freed.clone(),
-                    result: d.ordered.clone(),
-                    value: d.value.saturating_sub(start_value),
-                });
+        let candidates: Vec<CardKind> = reachable.into_iter().take(MAX_CANDIDATES).collect();
+        let mut seen = BTreeSet::new();
+        let n = candidates.len();
+        for mask in 1u32..(1 << n) {
+            let mut add: Vec<CardKind> = (0..n)
+                .filter(|k| mask >> k & 1 == 1)
+                .map(|k| candidates[k])
+                .collect();
+            add.sort();
+            if !seen.insert(add.clone()) {
+                continue;
+            }
+            let mut cards: Vec<MeldCard> = current.ordered.clone();
+            cards.extend(add.iter().map(|c| MeldCard::plain(*c)));
+            let Ok(found) = checker.declarations_matching(&cards) else {
+                continue;
+            };
+            let mut results = BTreeSet::new();
+            for d in found {
+                if results.insert(d.ordered.clone()) {
+                    let mut all = used.clone();
+                    all.extend(add.iter().copied());
+                    self.out.push(LayOff {
+                        meld: index,
+                        cards: all,
+                        freed: freed.clone(),
+                        result: d.ordered.clone(),
+                        value: d.value.saturating_sub(start_value),
+                    });
+                }
             }
         }
-    }
-    // Exchanges.
-    if rules.jokers.exchange == JokerExchange::Never || depth > 3 {
-        return;
-    }
-    if rules.jokers.exchange_needs_full_set && current.kind == MeldKind::Set {
-        let full = match (rules.melds.sets.suits, rules.melds.sets.max_len.get()) {
-            (_, Some(m)) => usize::from(m),
-            (SetSuits::Distinct, None) => rules.deck.kind.suits().len(),
-            (SetSuits::Any, None) => usize::MAX,
-        };
-        if current.ordered.len() < full {
+        // Exchanges.
+        if rules.jokers.exchange == JokerExchange::Never || depth > 3 {
             return;
         }
-    }
-    for (k, c) in current.ordered.iter().enumerate() {
-        let Some(face) = c.stands_for else { continue };
-        let real = CardKind::Natural(face);
-        let Some(pos) = pool.iter().position(|h| *h == real) else {
-            continue;
-        };
-        if checker.is_wild(real) {
-            continue; // a round wild is no "real card" to exchange with
+        if rules.jokers.exchange_needs_full_set && current.kind == MeldKind::Set {
+            let full = match (rules.melds.sets.suits, rules.melds.sets.max_len.get()) {
+                (_, Some(m)) => usize::from(m),
+                (SetSuits::Distinct, None) => rules.deck.kind.suits().len(),
+                (SetSuits::Any, None) => usize::MAX,
+            };
+            if current.ordered.len() < full {
+                return;
+            }
         }
-        let mut cards = current.ordered.clone();
-        cards[k] = MeldCard::plain(real);
-        let Ok(d) = checker.check(&cards) else {
-            continue;
-        };
-        let mut rest = pool.to_vec();
-        rest.remove(pos);
-        used.push(real);
-        freed.push(c.card);
-        out.push(LayOff {
-            meld: index,
-            cards: used.clone(),
-            freed: freed.clone(),
-            result: d.ordered.clone(),
-            // The natural card has the value the joker had.
-            value: 0,
-        });
-        bundles(checker, index, &d, &rest, used, freed, depth + 1, out);
-        freed.pop();
-        used.pop();
+        for (k, c) in current.ordered.iter().enumerate() {
+            let Some(face) = c.stands_for else { continue };
+            let real = CardKind::Natural(face);
+            let Some(pos) = pool.iter().position(|h| *h == real) else {
+                continue;
+            };
+            if checker.is_wild(real) {
+                continue; // a round wild is no "real card" to exchange with
+            }
+            let mut cards = current.ordered.clone();
+            cards[k] = MeldCard::plain(real);
+            let Ok(d) = checker.check(&cards) else {
+                continue;
+            };
+            let mut rest = pool.to_vec();
+            rest.remove(pos);
+            used.push(real);
+            freed.push(c.card);
+            self.out.push(LayOff {
+                meld: index,
+                cards: used.clone(),
+                freed: freed.clone(),
+                result: d.ordered.clone(),
+                // The natural card has the value the joker had.
+                value: 0,
+            });
+            self.bundles(&d, &rest, used, freed, depth + 1);
+            freed.pop();
+            used.pop();
+        }
     }
 }
 
@@ -181,5 +206,186 @@ fn fits_kind(checker: &MeldChecker, meld: &Declaration, card: CardKind) -> bool 
     match meld.kind {
         MeldKind::Set => face.rank == first.rank,
         MeldKind::Run => face.suit == first.suit,
+    }
+}
+
+/// The ace's rank number (it may also stand as 1, before the 2).
+const ACE: i32 = Rank::Ace as i32;
+
+/// Of the cards that may belong to a run, those that can reach it: a
+/// natural card needs the gap between it and the run filled by other
+/// candidates or wild cards. A card is kept when its gap is at most the
+/// number of wild cards among `cards` and in the meld, counting from the
+/// ends of the meld's natural cards as
+/// they grow by the cards already kept (a superset of the cards some
+/// lay-off can use; an ace counts at either end where the ruleset allows).
+/// Sets, wrap-around runs and melds without a natural card: all cards.
+fn within_reach(checker: &MeldChecker, meld: &Declaration, cards: &[CardKind]) -> Vec<CardKind> {
+    let runs = checker.rules().melds.runs;
+    if meld.kind != MeldKind::Run || runs.wrap_around {
+        return cards.to_vec();
+    }
+    // The meld's natural cards stay where they are; its wild cards may be
+    // declared anew, so they count with the hand's wild cards.
+    let ranks: Vec<i32> = meld
+        .ordered
+        .iter()
+        .filter(|c| !checker.is_wild(c.card))
+        .filter_map(|c| c.card.face())
+        .map(|f| f.rank as i32)
+        .collect();
+    let (Some(&first), Some(&last)) = (ranks.first(), ranks.last()) else {
+        return cards.to_vec();
+    };
+    if ranks.len() == 1 && first == ACE {
+        return cards.to_vec(); // a lone ace may stand low or high
+    }
+    // Meld order is ascending; an ace in front stands low.
+    let low = if first > last { 1 } else { first };
+    let mut lo = low.min(last);
+    let mut hi = last.max(low);
+    let wilds = (cards.iter().filter(|c| checker.is_wild(**c)).count()
+        + meld.ordered.iter().filter(|c| checker.is_wild(c.card)).count()) as i32;
+    let positions = |c: &CardKind| -> Vec<i32> {
+        match c.face() {
+            Some(f) if f.rank as i32 == ACE => {
+                let mut p = Vec::new();
+                if runs.ace_low {
+                    p.push(1);
+                }
+                if runs.ace_high {
+                    p.push(14);
+                }
+                p
+            }
+            Some(f) => vec![f.rank as i32],
+            None => Vec::new(),
+        }
+    };
+    let mut keep = vec![false; cards.len()];
+    loop {
+        let mut grown = false;
+        for (i, c) in cards.iter().enumerate() {
+            if keep[i] {
+                continue;
+            }
+            if checker.is_wild(*c) || c.face().is_none() {
+                keep[i] = true;
+                continue;
+            }
+            for p in positions(c) {
+                if p >= lo - 1 - wilds && p <= hi + 1 + wilds {
+                    keep[i] = true;
+                    grown = true;
+                    lo = lo.min(p);
+                    hi = hi.max(p);
+                    break;
+                }
+            }
+        }
+        if !grown {
+            break;
+        }
+    }
+    cards
+        .iter()
+        .zip(keep)
+        .filter_map(|(c, k)| k.then_some(*c))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::seq::SliceRandom;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+    use romme_core::ruleset::presets;
+    use romme_core::{Face, MeldCard};
+
+    use super::*;
+
+    /// A valid run or set for the ruleset's deck, one card perhaps a
+    /// declared joker.
+    fn random_meld(
+        rules: &Ruleset,
+        checker: &MeldChecker,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<Vec<MeldCard>> {
+        let suits = rules.deck.kind.suits();
+        let ranks = rules.deck.kind.ranks();
+        let len = rng.random_range(3..=5usize);
+        let faces: Vec<Face> = if rng.random_bool(0.6) {
+            let suit = suits[rng.random_range(0..suits.len())];
+            let start = rng.random_range(0..ranks.len());
+            ranks
+                .iter()
+                .cycle()
+                .skip(start)
+                .take(len)
+                .map(|&r| Face::new(r, suit))
+                .collect()
+        } else {
+            let rank = ranks[rng.random_range(0..ranks.len())];
+            suits.iter().take(len).map(|&s| Face::new(rank, s)).collect()
+        };
+        let joker = rng.random_bool(0.3).then(|| rng.random_range(0..faces.len()));
+        let meld: Vec<MeldCard> = faces
+            .iter()
+            .enumerate()
+            .map(|(i, &f)| {
+                if Some(i) == joker {
+                    MeldCard {
+                        card: CardKind::Joker,
+                        stands_for: Some(f),
+                    }
+                } else {
+                    MeldCard::plain(CardKind::Natural(f))
+                }
+            })
+            .collect();
+        checker.check(&meld).ok().map(|d| d.ordered)
+    }
+
+    #[test]
+    fn the_reach_filter_never_loses_a_lay_off() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut compared = 0;
+        for name in ["klassisch", "offen", "koenigs", "club"] {
+            let mut rules = presets::load(name).expect("known").expect("preset");
+            for variant in 0..3 {
+                // Ace low only, high only, both.
+                rules.melds.runs.ace_low = variant != 1;
+                rules.melds.runs.ace_high = variant != 0;
+                rules.melds.runs.wrap_around = false;
+                let round = rules.melds.wilds.round_wild.then_some(7);
+                let checker = MeldChecker::new(&rules, round).expect("checker");
+                let deck: Vec<CardKind> = rules
+                    .deck
+                    .cards()
+                    .iter()
+                    .map(|c| c.kind())
+                    .collect();
+                for _ in 0..150 {
+                    let table: Vec<Vec<MeldCard>> = (0..rng.random_range(1..5))
+                        .filter_map(|_| random_meld(&rules, &checker, &mut rng))
+                        .collect();
+                    let mut shuffled = deck.clone();
+                    shuffled.shuffle(&mut rng);
+                    let hand: Vec<CardKind> = shuffled[..rng.random_range(3..12)].to_vec();
+                    let show = |reach: bool| -> Vec<String> {
+                        let mut v: Vec<String> = lay_offs_with(&rules, round, &table, &hand, reach)
+                            .expect("lay-offs")
+                            .iter()
+                            .map(|l| format!("{l:?}"))
+                            .collect();
+                        v.sort();
+                        v
+                    };
+                    assert_eq!(show(true), show(false), "{name}: {table:?} {hand:?}");
+                    compared += 1;
+                }
+            }
+        }
+        assert_eq!(compared, 4 * 3 * 150);
     }
 }

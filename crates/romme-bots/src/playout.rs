@@ -1,0 +1,258 @@
+//! The expert's playouts: a sampled game played on by fast heuristic
+//! players until it ends or a horizon is reached, then judged.
+//!
+//! The fast player follows the heuristic's rules of thumb (go out when it
+//! can; open with the best opening unless it holds back for a Hand-Rommé;
+//! put down the hand's melds and lay off when that improves the hand;
+//! discard the card whose loss hurts least), but it builds each play
+//! straight from the solver's answers — [`go_out`], [`best_opening`], the
+//! best partition, [`lay_offs`] — instead of listing every legal action
+//! and trying each on a copy of the game. That makes a playout several
+//! times cheaper, so the expert sees more samples per decision. What the
+//! fast player does not handle (claims out of turn, rulesets without a
+//! discard pile, concealed play, the patience, an allowed rest, joker
+//! exchanges, table rearrangement) and any action the engine refuses fall
+//! back to the full heuristic ([`playout_step`]), so every playout move is
+//! legal and every ruleset is played.
+
+use romme_core::CardKind;
+use romme_core::ruleset::{FinalDiscard, LayOff as LayOffRule, LayOffTarget, Ruleset};
+use romme_engine::{Action, DrawSource, Game, Phase};
+use romme_solver::{best_opening, go_out, lay_offs};
+
+use crate::eval::{Eval, kinds};
+use crate::heuristic::{JOKER_KEEP, PLAY_MARGIN, discard, draw, hold_back, playout_step};
+
+/// Hands this short ask the solver whether they can go out in one action;
+/// longer ones go out step by step (melds, lay-offs, the discard), which
+/// is much cheaper to find.
+const GO_OUT_HAND: usize = 3;
+
+/// Turns each seat makes in a playout before it is judged.
+pub(crate) const HORIZON_TURNS: usize = 6;
+
+/// Play the sample on from `seat`'s decision; the value for `seat`
+/// (higher is better): the real score difference when the game ended
+/// within the horizon, else the difference of the hands' values. `eval`
+/// is for the sample's ruleset and round.
+pub(crate) fn playout(g: &mut Game, seat: usize, eval: &Eval) -> f64 {
+    let game_no = g.sheet().games().len();
+    let fast = fast_rules(g.rules()) && !g.is_patience();
+    let limit = HORIZON_TURNS * g.seats() * 3;
+    for _ in 0..limit {
+        if g.phase() == Phase::MatchOver || g.sheet().games().len() > game_no {
+            break;
+        }
+        let Some(turn) = g.turn() else {
+            break;
+        };
+        let quick = if fast { fast_step(g, turn, eval) } else { None };
+        if let Some(a) = quick {
+            if g.apply(turn, a).is_ok() {
+                continue;
+            }
+        }
+        let Some(a) = playout_step(g, turn) else {
+            break;
+        };
+        if g.apply(turn, a).is_err() {
+            break;
+        }
+    }
+    judge(g, seat, game_no, eval)
+}
+
+/// The value of the played-on sample for `seat`.
+fn judge(g: &Game, seat: usize, game_no: usize, eval: &Eval) -> f64 {
+    if let Some(score) = g.sheet().games().get(game_no) {
+        // The game ended: the real score difference.
+        let mine = score.players.get(seat).map_or(0, |p| p.points) as f64;
+        let others: Vec<f64> = score
+            .players
+            .iter()
+            .enumerate()
+            .filter(|(s, _)| *s != seat)
+            .map(|(_, p)| p.points as f64)
+            .collect();
+        let avg = others.iter().sum::<f64>() / others.len().max(1) as f64;
+        return avg - mine;
+    }
+    // Judge the hands.
+    let value = |s: usize| eval.hand(&kinds(g.hand(s).unwrap_or(&[])));
+    let mine = value(seat);
+    let others: Vec<f64> = (0..g.seats())
+        .filter(|&s| s != seat && g.hand(s).is_some_and(|h| !h.is_empty()))
+        .map(value)
+        .collect();
+    let avg = others.iter().sum::<f64>() / others.len().max(1) as f64;
+    avg - mine
+}
+
+/// Rulesets the fast player knows: a discard pile to draw from and to end
+/// the turn on, open play.
+fn fast_rules(rules: &Ruleset) -> bool {
+    rules.turn.discard_pile && !rules.concealed.enabled
+}
+
+/// The fast player's move for `seat` on turn; `None` where it leaves the
+/// decision to the full heuristic.
+fn fast_step(g: &Game, seat: usize, eval: &Eval) -> Option<Action> {
+    if g.turn() != Some(seat) || g.claims().is_some() {
+        return None;
+    }
+    let hand = kinds(g.hand(seat)?);
+    match g.phase() {
+        Phase::Draw => {
+            let legal = g.legal_actions(seat);
+            if legal
+                .iter()
+                .any(|a| !matches!(a, Action::Draw { from: DrawSource::Stock | DrawSource::Discard }))
+            {
+                return None;
+            }
+            Some(draw(g, g.discard_top(), &legal, eval, &hand))
+        }
+        Phase::Play => play(g, seat, eval, &hand),
+        Phase::MatchOver => None,
+    }
+}
+
+/// After drawing: go out, else the best improving play, else a discard.
+fn play(g: &Game, seat: usize, eval: &Eval, hand: &[CardKind]) -> Option<Action> {
+    let rules = eval.rules();
+    let round = eval.round();
+    let opened = g.has_opened(seat);
+    let table = g.table_melds();
+    let plan = if hand.len() <= GO_OUT_HAND {
+        go_out(rules, round, &table, hand, opened).ok().flatten()
+    } else {
+        None
+    };
+    if let Some(plan) = plan {
+        if !plan.rest.is_empty() {
+            return None; // calling Rommé with a rest: the heuristic's call
+        }
+        if let Some(a) = g.plan_action(&plan.melds, &plan.lay_offs) {
+            return Some(a);
+        }
+        if let Some(card) = plan.discard {
+            return Some(Action::Discard { card });
+        }
+    }
+    let view = g.view(Some(seat));
+    let base = eval.hand(hand);
+    // Without a final discard a play may not leave one card, and one that
+    // leaves two leaves one after the discard: keep none or three.
+    let keep_two = rules.going_out.final_discard == FinalDiscard::Never;
+    let better = |after: &[CardKind], extra: f64| {
+        !(keep_two && (after.len() == 1 || after.len() == 2))
+            && eval.hand(after) + extra < base - PLAY_MARGIN
+    };
+    if !opened {
+        if !hold_back(g, &view, seat, eval, hand) {
+            if let Ok(Some(plan)) = best_opening(rules, round, &table, hand) {
+                if better(&plan.left, 0.0) {
+                    if let Some(a) = g.plan_action(&plan.melds, &plan.lay_offs) {
+                        return Some(a);
+                    }
+                }
+            }
+        }
+    } else {
+        let p = eval.partition(hand);
+        if let Some(p) = &p {
+            let mut melds = p.melds.clone();
+            let mut after = p.unmatched.clone();
+            if keep_two && (after.len() == 1 || after.len() == 2) {
+                // Hold back the shortest meld, to go out with it later.
+                melds.sort_by_key(Vec::len);
+                if !melds.is_empty() {
+                    after.extend(melds.remove(0).iter().map(|c| c.card));
+                }
+            }
+            if !melds.is_empty() && better(&after, 0.0) {
+                return Some(Action::Meld {
+                    melds,
+                    lay_offs: Vec::new(),
+                });
+            }
+        }
+        if rules.turn.lay_off != LayOffRule::Never {
+            // Lay off from the cards no meld of the hand uses.
+            let pool = p.map_or_else(|| hand.to_vec(), |p| p.unmatched);
+            let found = best_lay_off(g, seat, eval, hand, &pool, &table, &view.table, &better);
+            if let Some(a) = found {
+                return Some(a);
+            }
+        }
+    }
+    let mut cards = hand.to_vec();
+    cards.sort_unstable();
+    cards.dedup();
+    let discards: Vec<Action> = cards
+        .into_iter()
+        .map(|card| Action::Discard { card })
+        .collect();
+    discard(&view, seat, &discards, eval, hand)
+}
+
+/// The lay-off of cards from `pool` (without a joker exchange) that
+/// improves the hand most.
+#[allow(clippy::too_many_arguments)]
+fn best_lay_off(
+    g: &Game,
+    seat: usize,
+    eval: &Eval,
+    hand: &[CardKind],
+    pool: &[CardKind],
+    table: &[Vec<romme_core::MeldCard>],
+    owners: &[romme_engine::TableMeld],
+    better: &dyn Fn(&[CardKind], f64) -> bool,
+) -> Option<Action> {
+    let rules = eval.rules();
+    let own_only = rules.turn.lay_off_target == LayOffTarget::Own;
+    let options = lay_offs(rules, eval.round(), table, pool).ok()?;
+    let mut best: Option<(f64, romme_solver::LayOff, Vec<CardKind>)> = None;
+    for l in options {
+        if l.is_exchange() || (own_only && owners.get(l.meld).is_none_or(|m| m.owner != seat)) {
+            continue;
+        }
+        let mut after = hand.to_vec();
+        if !remove_all(&mut after, &l.cards) {
+            continue;
+        }
+        let extra = if l.cards.iter().all(|c| c.is_joker()) && after.len() > 3 {
+            JOKER_KEEP
+        } else {
+            0.0
+        };
+        let v = eval.hand(&after) + extra;
+        if best.as_ref().is_none_or(|(b, _, _)| v < *b) {
+            best = Some((v, l, after));
+        }
+    }
+    let (_, l, after) = best?;
+    let extra = if l.cards.iter().all(|c| c.is_joker()) && after.len() > 3 {
+        JOKER_KEEP
+    } else {
+        0.0
+    };
+    if !better(&after, extra) {
+        return None;
+    }
+    g.plan_action(&[], std::slice::from_ref(&l))
+}
+
+/// Take one copy of each of `cards` out of `hand`; false (hand unchanged
+/// in part) when one is missing.
+fn remove_all(hand: &mut Vec<CardKind>, cards: &[CardKind]) -> bool {
+    for c in cards {
+        match hand.iter().position(|h| h == c) {
+            Some(i) => {
+                hand.swap_remove(i);
+            }
+            None => return false,
+        }
+    }
+    true
+}
