@@ -3,11 +3,11 @@
 //!
 //! For each decision that matters (stock or discard pile; which card to
 //! discard among the heuristic's best few; whether to make the heuristic's
-//! play now) the expert draws complete games consistent with what its seat
+//! play now or hold it back and discard) the expert draws complete games consistent with what its seat
 //! saw ([`SeatState::determinize`]), applies every candidate to the same
 //! samples (common random numbers: the candidates meet the same luck) and
-//! plays each sample on with heuristic players for every seat until the
-//! game ends or the horizon is reached. A finished game counts its real
+//! plays each sample on with fast heuristic players for every seat
+//! ([`crate::playout`]) until the game ends or the horizon is reached. A finished game counts its real
 //! score difference; an unfinished one the difference of the hands'
 //! values. The candidate with the best mean wins. The budget is a time or a
 //! number of playouts per decision; with playouts it is deterministic.
@@ -23,7 +23,7 @@ use romme_engine::{Action, DrawSource, SeatState};
 
 use crate::Bot;
 use crate::eval::{Eval, kinds};
-use crate::heuristic::{claim, decide};
+use crate::heuristic::{claim, decide, discard};
 use crate::playout::playout;
 
 /// Discards the search compares.
@@ -93,6 +93,24 @@ impl ExpertBot {
                     if !out.contains(a) {
                         out.push(a.clone());
                     }
+                }
+            }
+            Action::Meld { .. }
+            | Action::LayOff { .. }
+            | Action::Rearrange { .. }
+            | Action::ExchangeJoker { .. } => {
+                // Holding the play back: the discard the heuristic would
+                // make instead (when discarding now is legal).
+                let view = sample.view(Some(seat));
+                let eval = Eval::new(sample.rules(), sample.round());
+                let hand = kinds(sample.hand(seat).unwrap_or(&[]));
+                let discards: Vec<Action> = legal
+                    .iter()
+                    .filter(|a| matches!(a, Action::Discard { .. }))
+                    .cloned()
+                    .collect();
+                if let Some(d) = discard(&view, seat, &discards, &eval, &hand) {
+                    out.push(d);
                 }
             }
             _ => {}

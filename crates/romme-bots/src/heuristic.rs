@@ -239,7 +239,13 @@ fn best_play(
 
 /// Hold back the opening: a Hand-Rommé pays extra and is near, it is early
 /// in the game, and no opponent is close to going out.
-pub(crate) fn hold_back(g: &Game, view: &View, seat: usize, eval: &Eval, hand: &[CardKind]) -> bool {
+pub(crate) fn hold_back(
+    g: &Game,
+    view: &View,
+    seat: usize,
+    eval: &Eval,
+    hand: &[CardKind],
+) -> bool {
     let rules = g.rules();
     if !rules.hand_romme.enabled || rules.scoring.hand_romme_multiplier < 2 {
         return false;

@@ -104,10 +104,14 @@ fn fast_step(g: &Game, seat: usize, eval: &Eval) -> Option<Action> {
     match g.phase() {
         Phase::Draw => {
             let legal = g.legal_actions(seat);
-            if legal
-                .iter()
-                .any(|a| !matches!(a, Action::Draw { from: DrawSource::Stock | DrawSource::Discard }))
-            {
+            if legal.iter().any(|a| {
+                !matches!(
+                    a,
+                    Action::Draw {
+                        from: DrawSource::Stock | DrawSource::Discard
+                    }
+                )
+            }) {
                 return None;
             }
             Some(draw(g, g.discard_top(), &legal, eval, &hand))

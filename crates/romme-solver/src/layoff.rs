@@ -245,7 +245,11 @@ fn within_reach(checker: &MeldChecker, meld: &Declaration, cards: &[CardKind]) -
     let mut lo = low.min(last);
     let mut hi = last.max(low);
     let wilds = (cards.iter().filter(|c| checker.is_wild(**c)).count()
-        + meld.ordered.iter().filter(|c| checker.is_wild(c.card)).count()) as i32;
+        + meld
+            .ordered
+            .iter()
+            .filter(|c| checker.is_wild(c.card))
+            .count()) as i32;
     let positions = |c: &CardKind| -> Vec<i32> {
         match c.face() {
             Some(f) if f.rank as i32 == ACE => {
@@ -326,9 +330,15 @@ mod tests {
                 .collect()
         } else {
             let rank = ranks[rng.random_range(0..ranks.len())];
-            suits.iter().take(len).map(|&s| Face::new(rank, s)).collect()
+            suits
+                .iter()
+                .take(len)
+                .map(|&s| Face::new(rank, s))
+                .collect()
         };
-        let joker = rng.random_bool(0.3).then(|| rng.random_range(0..faces.len()));
+        let joker = rng
+            .random_bool(0.3)
+            .then(|| rng.random_range(0..faces.len()));
         let meld: Vec<MeldCard> = faces
             .iter()
             .enumerate()
@@ -359,12 +369,7 @@ mod tests {
                 rules.melds.runs.wrap_around = false;
                 let round = rules.melds.wilds.round_wild.then_some(7);
                 let checker = MeldChecker::new(&rules, round).expect("checker");
-                let deck: Vec<CardKind> = rules
-                    .deck
-                    .cards()
-                    .iter()
-                    .map(|c| c.kind())
-                    .collect();
+                let deck: Vec<CardKind> = rules.deck.cards().iter().map(|c| c.kind()).collect();
                 for _ in 0..150 {
                     let table: Vec<Vec<MeldCard>> = (0..rng.random_range(1..5))
                         .filter_map(|_| random_meld(&rules, &checker, &mut rng))
