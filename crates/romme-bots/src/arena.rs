@@ -30,6 +30,10 @@ pub struct Duel {
     pub a_first: bool,
     /// 1 A won, 0 B won, 0.5 a draw; `None`: unfinished.
     pub score: Option<f64>,
+    /// The match's games won by A, won by B, and shared: a game is won by
+    /// the configuration with the fewest points in it (in a multi-game
+    /// match such as `koenigs`, with eleven rounds, every round counts).
+    pub games: (usize, usize, usize),
     /// Mean match points of A's seats and of B's seats.
     pub points: (f64, f64),
     /// Actions played.
@@ -62,6 +66,10 @@ pub struct Pairing {
     pub wins: (usize, usize, usize),
     /// A's share of the decisive matches.
     pub a_share: Rate,
+    /// Games (rounds) won by A, by B, shared ([`Duel::games`]).
+    pub game_wins: (usize, usize, usize),
+    /// A's share of the decisive games.
+    pub game_share: Rate,
 }
 
 /// The arena's results.
@@ -128,6 +136,17 @@ pub fn arena(
                 (false, true) => 0.0,
                 _ => 0.5,
             });
+            let mut games = (0, 0, 0);
+            for g in &o.game_points {
+                let low = g.iter().copied().min().unwrap_or(0);
+                let a_low = (0..g.len()).any(|s| is_a(s) && g[s] == low);
+                let b_low = (0..g.len()).any(|s| !is_a(s) && g[s] == low);
+                match (a_low, b_low) {
+                    (true, false) => games.0 += 1,
+                    (false, true) => games.1 += 1,
+                    _ => games.2 += 1,
+                }
+            }
             let mean = |mine: bool| {
                 let p: Vec<f64> = (0..seats)
                     .filter(|&s| is_a(s) == mine)
@@ -142,6 +161,7 @@ pub fn arena(
                 seed: deal,
                 a_first,
                 score,
+                games,
                 points: (mean(true), mean(false)),
                 actions: o.actions,
             })
@@ -238,7 +258,13 @@ pub fn report(
     for a in 0..n {
         for b in a + 1..n {
             let (mut wa, mut wb, mut dr) = (0, 0, 0);
+            let (mut ga, mut gb, mut gd) = (0, 0, 0);
             for d in duels.iter().filter(|d| d.a == a && d.b == b) {
+                if d.score.is_some() {
+                    ga += d.games.0;
+                    gb += d.games.1;
+                    gd += d.games.2;
+                }
                 match d.score {
                     Some(s) if s > 0.75 => wa += 1,
                     Some(s) if s < 0.25 => wb += 1,
@@ -251,6 +277,8 @@ pub fn report(
                 b: bots[b].to_string(),
                 wins: (wa, wb, dr),
                 a_share: wilson(wa as f64, (wa + wb) as f64),
+                game_wins: (ga, gb, gd),
+                game_share: wilson(ga as f64, (ga + gb) as f64),
             });
         }
     }
@@ -275,6 +303,7 @@ mod tests {
             seed: 0,
             a_first: true,
             score: Some(score),
+            games: (0, 0, 0),
             points: (0.0, 0.0),
             actions: 0,
         }

@@ -43,6 +43,8 @@ pub struct Outcome {
     pub places: Vec<usize>,
     /// Match points of each seat (penalty points; club: net rating).
     pub points: Vec<i64>,
+    /// Each game's points per seat, in order of play.
+    pub game_points: Vec<Vec<i64>>,
     /// Each seat's decision times.
     pub decisions: Vec<Vec<Duration>>,
     /// The record, when kept.
@@ -111,6 +113,12 @@ pub fn play_one(
         actions: r.actions,
         places,
         points,
+        game_points: game
+            .sheet()
+            .games()
+            .iter()
+            .map(|g| g.players.iter().map(|p| p.points).collect())
+            .collect(),
         decisions: r.decisions,
         record: keep_record.then(|| Record::of(&game)),
     })

@@ -174,3 +174,24 @@ fn simulations_repeat_from_their_seed_with_any_thread_count() {
             .any(|(a, b)| a.places != b.places || a.actions != b.actions)
     );
 }
+
+#[test]
+fn the_arena_counts_every_round_of_a_multi_game_match() {
+    // `koenigs` plays eleven rounds per match: the arena counts the games
+    // (rounds) each configuration won besides the matches.
+    let rules = presets::load("koenigs").expect("preset").expect("loads");
+    let bots = [BotSpec::Random, BotSpec::Heuristic];
+    let duels = romme_bots::arena::arena(&rules, &bots, 2, 2, 5, 20_000, &|| {}).expect("runs");
+    assert_eq!(duels.len(), 4);
+    for d in &duels {
+        assert!(d.score.is_some(), "finished");
+        let (a, b, shared) = d.games;
+        assert_eq!(a + b + shared, 11, "eleven rounds: {d:?}");
+    }
+    let report = romme_bots::arena::report(&rules, &bots, 2, duels, 1.0, 5);
+    let p = &report.pairings[0];
+    assert_eq!(p.game_wins.0 + p.game_wins.1 + p.game_wins.2, 44);
+    // The heuristic wins most rounds against random play.
+    assert!(p.game_wins.1 > p.game_wins.0, "{:?}", p.game_wins);
+    assert!(p.game_share.high < 0.5, "{:?}", p.game_share);
+}

@@ -134,6 +134,18 @@ fn text(r: &ArenaReport, out: &mut String) -> Result<()> {
             p.a_share.low * 100.0,
             p.a_share.high * 100.0
         )?;
+        let (ga, gb, gd) = p.game_wins;
+        if ga + gb + gd > p.wins.0 + p.wins.1 + p.wins.2 {
+            // Several games per match (koenigs' rounds): each game too.
+            writeln!(
+                out,
+                "  games: {ga}–{gb} ({gd} shared); {} wins {:.1}% of decisive games [{:.1}%, {:.1}%]",
+                p.a,
+                p.game_share.rate * 100.0,
+                p.game_share.low * 100.0,
+                p.game_share.high * 100.0
+            )?;
+        }
     }
     Ok(())
 }
