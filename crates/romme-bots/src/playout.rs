@@ -89,9 +89,9 @@ fn judge(g: &Game, seat: usize, game_no: usize, eval: &Eval) -> f64 {
 }
 
 /// Rulesets the fast player knows: a discard pile to draw from and to end
-/// the turn on, open play.
+/// the turn on.
 fn fast_rules(rules: &Ruleset) -> bool {
-    rules.turn.discard_pile && !rules.concealed.enabled
+    rules.turn.discard_pile
 }
 
 /// The fast player's move for `seat` on turn; `None` where it leaves the
@@ -116,6 +116,7 @@ fn fast_step(g: &Game, seat: usize, eval: &Eval) -> Option<Action> {
             }
             Some(draw(g, g.discard_top(), &legal, eval, &hand))
         }
+        Phase::Play if eval.rules().concealed.enabled => concealed_play(g, seat, eval, &hand),
         Phase::Play => play(g, seat, eval, &hand),
         Phase::MatchOver => None,
     }
@@ -194,6 +195,45 @@ fn play(g: &Game, seat: usize, eval: &Eval, hand: &[CardKind]) -> Option<Action>
     cards.sort_unstable();
     cards.dedup();
     let discards: Vec<Action> = cards
+        .into_iter()
+        .map(|card| Action::Discard { card })
+        .collect();
+    discard(&view, seat, &discards, eval, hand)
+}
+
+/// Concealed play (Five Crowns): lay the hand down, with the discard that
+/// leaves the least deadwood, once at most 10 points would stay (the
+/// heuristic's rule); else discard.
+fn concealed_play(g: &Game, seat: usize, eval: &Eval, hand: &[CardKind]) -> Option<Action> {
+    if eval.rules().going_out.final_discard != FinalDiscard::Required {
+        return None; // laying down without a discard: the heuristic's call
+    }
+    let mut kinds = hand.to_vec();
+    kinds.sort_unstable();
+    kinds.dedup();
+    let mut best: Option<(u32, romme_solver::Partition, CardKind)> = None;
+    for &d in &kinds {
+        let mut rest = hand.to_vec();
+        if let Some(i) = rest.iter().position(|&c| c == d) {
+            rest.swap_remove(i);
+        }
+        let Some(p) = eval.partition(&rest) else {
+            continue;
+        };
+        if !p.melds.is_empty() && best.as_ref().is_none_or(|(b, _, _)| p.deadwood < *b) {
+            best = Some((p.deadwood, p, d));
+        }
+    }
+    if let Some((left, p, d)) = best {
+        if left <= 10 {
+            return Some(Action::LayDown {
+                melds: p.melds,
+                discard: Some(d),
+            });
+        }
+    }
+    let view = g.view(Some(seat));
+    let discards: Vec<Action> = kinds
         .into_iter()
         .map(|card| Action::Discard { card })
         .collect();
