@@ -256,7 +256,8 @@ fn best_lay_off(
     let rules = eval.rules();
     let own_only = rules.turn.lay_off_target == LayOffTarget::Own;
     let options = lay_offs(rules, eval.round(), table, pool).ok()?;
-    let mut best: Option<(f64, romme_solver::LayOff, Vec<CardKind>)> = None;
+    // (value, extra badness, lay-off, hand after)
+    let mut best: Option<(f64, f64, romme_solver::LayOff, Vec<CardKind>)> = None;
     for l in options {
         if l.is_exchange() || (own_only && owners.get(l.meld).is_none_or(|m| m.owner != seat)) {
             continue;
@@ -265,22 +266,18 @@ fn best_lay_off(
         if !remove_all(&mut after, &l.cards) {
             continue;
         }
+        // A joker is not laid off alone while the hand is long.
         let extra = if l.cards.iter().all(|c| c.is_joker()) && after.len() > 3 {
             JOKER_KEEP
         } else {
             0.0
         };
         let v = eval.hand(&after) + extra;
-        if best.as_ref().is_none_or(|(b, _, _)| v < *b) {
-            best = Some((v, l, after));
+        if best.as_ref().is_none_or(|(b, ..)| v < *b) {
+            best = Some((v, extra, l, after));
         }
     }
-    let (_, l, after) = best?;
-    let extra = if l.cards.iter().all(|c| c.is_joker()) && after.len() > 3 {
-        JOKER_KEEP
-    } else {
-        0.0
-    };
+    let (_, extra, l, after) = best?;
     if !better(&after, extra) {
         return None;
     }
