@@ -22,7 +22,7 @@ use rand_chacha::ChaCha8Rng;
 use romme_engine::{Action, DrawSource, SeatState};
 
 use crate::Bot;
-use crate::eval::{Eval, kinds};
+use crate::eval::{Eval, kinds, without};
 use crate::heuristic::{claim, decide, discard};
 use crate::playout::playout;
 
@@ -67,6 +67,8 @@ impl ExpertBot {
         let sample = state.determinize(&mut self.rng);
         let choice = decide(&sample, seat, legal);
         let mut out = vec![choice.clone()];
+        let eval = Eval::new(sample.rules(), sample.round());
+        let hand = kinds(sample.hand(seat).unwrap_or(&[]));
         match &choice {
             Action::Draw { .. } => {
                 for from in [DrawSource::Stock, DrawSource::Discard] {
@@ -77,14 +79,10 @@ impl ExpertBot {
                 }
             }
             Action::Discard { .. } => {
-                let eval = Eval::new(sample.rules(), sample.round());
-                let hand = kinds(sample.hand(seat).unwrap_or(&[]));
                 let mut discards: Vec<(f64, &Action)> = legal
                     .iter()
                     .filter_map(|a| match a {
-                        Action::Discard { card } => {
-                            Some((eval.hand(&crate::eval::without(&hand, *card)), a))
-                        }
+                        Action::Discard { card } => Some((eval.hand(&without(&hand, *card)), a)),
                         _ => None,
                     })
                     .collect();
@@ -102,8 +100,6 @@ impl ExpertBot {
                 // Holding the play back: the discard the heuristic would
                 // make instead (when discarding now is legal).
                 let view = sample.view(Some(seat));
-                let eval = Eval::new(sample.rules(), sample.round());
-                let hand = kinds(sample.hand(seat).unwrap_or(&[]));
                 let discards: Vec<Action> = legal
                     .iter()
                     .filter(|a| matches!(a, Action::Discard { .. }))

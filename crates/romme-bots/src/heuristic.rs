@@ -37,6 +37,8 @@ pub(crate) const JOKER_KEEP: f64 = 8.0;
 const DANGER: f64 = 4.0;
 /// How much better than a stock card the discard must make the hand.
 const TAKE_MARGIN: f64 = 1.0;
+/// Concealed play: lay the hand down once at most this much deadwood stays.
+pub(crate) const LAY_DOWN_REST: u32 = 10;
 /// Stock cards sampled to estimate a stock draw.
 const STOCK_SAMPLES: usize = 4;
 
@@ -205,7 +207,7 @@ fn best_play(
                 let t = try_action(g, seat, a)?;
                 let rest = kinds(t.game.hand(seat).unwrap_or(&[]));
                 let left = f64::from(eval.deadwood(&rest).0);
-                (left <= 10.0).then_some((left, *a))
+                (left <= f64::from(LAY_DOWN_REST)).then_some((left, *a))
             })
             .min_by(|x, y| x.0.total_cmp(&y.0))
             .map(|(_, a)| a.clone());

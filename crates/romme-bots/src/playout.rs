@@ -18,10 +18,13 @@
 use romme_core::CardKind;
 use romme_core::ruleset::{FinalDiscard, LayOff as LayOffRule, LayOffTarget, Ruleset};
 use romme_engine::{Action, DrawSource, Game, Phase};
+use romme_solver::multiset::remove;
 use romme_solver::{best_opening, go_out, lay_offs};
 
-use crate::eval::{Eval, kinds};
-use crate::heuristic::{JOKER_KEEP, PLAY_MARGIN, discard, draw, hold_back, playout_step};
+use crate::eval::{Eval, kinds, without};
+use crate::heuristic::{
+    JOKER_KEEP, LAY_DOWN_REST, PLAY_MARGIN, discard, draw, hold_back, playout_step,
+};
 
 /// Hands this short ask the solver whether they can go out in one action;
 /// longer ones go out step by step (melds, lay-offs, the discard), which
@@ -149,9 +152,9 @@ fn play(g: &Game, seat: usize, eval: &Eval, hand: &[CardKind]) -> Option<Action>
     // Without a final discard a play may not leave one card, and one that
     // leaves two leaves one after the discard: keep none or three.
     let keep_two = rules.going_out.final_discard == FinalDiscard::Never;
+    let stranded = |after: &[CardKind]| keep_two && (after.len() == 1 || after.len() == 2);
     let better = |after: &[CardKind], extra: f64| {
-        !(keep_two && (after.len() == 1 || after.len() == 2))
-            && eval.hand(after) + extra < base - PLAY_MARGIN
+        !stranded(after) && eval.hand(after) + extra < base - PLAY_MARGIN
     };
     if !opened {
         if !hold_back(g, &view, seat, eval, hand) {
@@ -168,7 +171,7 @@ fn play(g: &Game, seat: usize, eval: &Eval, hand: &[CardKind]) -> Option<Action>
         if let Some(p) = &p {
             let mut melds = p.melds.clone();
             let mut after = p.unmatched.clone();
-            if keep_two && (after.len() == 1 || after.len() == 2) {
+            if stranded(&after) {
                 // Hold back the shortest meld, to go out with it later.
                 melds.sort_by_key(Vec::len);
                 if !melds.is_empty() {
@@ -191,14 +194,18 @@ fn play(g: &Game, seat: usize, eval: &Eval, hand: &[CardKind]) -> Option<Action>
             }
         }
     }
+    discard(&view, seat, &discards(hand), eval, hand)
+}
+
+/// One discard per distinct card of the hand.
+fn discards(hand: &[CardKind]) -> Vec<Action> {
     let mut cards = hand.to_vec();
     cards.sort_unstable();
     cards.dedup();
-    let discards: Vec<Action> = cards
+    cards
         .into_iter()
         .map(|card| Action::Discard { card })
-        .collect();
-    discard(&view, seat, &discards, eval, hand)
+        .collect()
 }
 
 /// Concealed play (Five Crowns): lay the hand down, with the discard that
@@ -208,16 +215,13 @@ fn concealed_play(g: &Game, seat: usize, eval: &Eval, hand: &[CardKind]) -> Opti
     if eval.rules().going_out.final_discard != FinalDiscard::Required {
         return None; // laying down without a discard: the heuristic's call
     }
-    let mut kinds = hand.to_vec();
-    kinds.sort_unstable();
-    kinds.dedup();
+    let options = discards(hand);
     let mut best: Option<(u32, romme_solver::Partition, CardKind)> = None;
-    for &d in &kinds {
-        let mut rest = hand.to_vec();
-        if let Some(i) = rest.iter().position(|&c| c == d) {
-            rest.swap_remove(i);
-        }
-        let Some(p) = eval.partition(&rest) else {
+    for a in &options {
+        let Action::Discard { card: d } = *a else {
+            continue;
+        };
+        let Some(p) = eval.partition(&without(hand, d)) else {
             continue;
         };
         if !p.melds.is_empty() && best.as_ref().is_none_or(|(b, _, _)| p.deadwood < *b) {
@@ -225,7 +229,7 @@ fn concealed_play(g: &Game, seat: usize, eval: &Eval, hand: &[CardKind]) -> Opti
         }
     }
     if let Some((left, p, d)) = best {
-        if left <= 10 {
+        if left <= LAY_DOWN_REST {
             return Some(Action::LayDown {
                 melds: p.melds,
                 discard: Some(d),
@@ -233,11 +237,7 @@ fn concealed_play(g: &Game, seat: usize, eval: &Eval, hand: &[CardKind]) -> Opti
         }
     }
     let view = g.view(Some(seat));
-    let discards: Vec<Action> = kinds
-        .into_iter()
-        .map(|card| Action::Discard { card })
-        .collect();
-    discard(&view, seat, &discards, eval, hand)
+    discard(&view, seat, &options, eval, hand)
 }
 
 /// The lay-off of cards from `pool` (without a joker exchange) that
@@ -263,7 +263,7 @@ fn best_lay_off(
             continue;
         }
         let mut after = hand.to_vec();
-        if !remove_all(&mut after, &l.cards) {
+        if !remove(&mut after, &l.cards) {
             continue;
         }
         // A joker is not laid off alone while the hand is long.
@@ -282,18 +282,4 @@ fn best_lay_off(
         return None;
     }
     g.plan_action(&[], std::slice::from_ref(&l))
-}
-
-/// Take one copy of each of `cards` out of `hand`; false (hand unchanged
-/// in part) when one is missing.
-fn remove_all(hand: &mut Vec<CardKind>, cards: &[CardKind]) -> bool {
-    for c in cards {
-        match hand.iter().position(|h| h == c) {
-            Some(i) => {
-                hand.swap_remove(i);
-            }
-            None => return false,
-        }
-    }
-    true
 }

@@ -159,7 +159,7 @@ impl Game {
         if hand.len() > GO_OUT_HAND {
             return Vec::new();
         }
-        let table: Vec<Vec<MeldCard>> = self.table.iter().map(|m| m.meld_cards()).collect();
+        let table = self.table_melds();
         let Ok(Some(plan)) =
             romme_solver::go_out(&self.rules, self.round(), &table, hand, self.opened[seat])
         else {

@@ -250,20 +250,13 @@ fn within_reach(checker: &MeldChecker, meld: &Declaration, cards: &[CardKind]) -
             .iter()
             .filter(|c| checker.is_wild(c.card))
             .count()) as i32;
-    let positions = |c: &CardKind| -> Vec<i32> {
-        match c.face() {
-            Some(f) if f.rank as i32 == ACE => {
-                let mut p = Vec::new();
-                if runs.ace_low {
-                    p.push(1);
-                }
-                if runs.ace_high {
-                    p.push(14);
-                }
-                p
-            }
-            Some(f) => vec![f.rank as i32],
-            None => Vec::new(),
+    // Where a natural card may stand on the rank line (an ace: 1 and/or 14).
+    let positions = |f: romme_core::Face| -> [Option<i32>; 2] {
+        let r = f.rank as i32;
+        if r == ACE {
+            [runs.ace_low.then_some(1), runs.ace_high.then_some(ACE)]
+        } else {
+            [Some(r), None]
         }
     };
     let mut keep = vec![false; cards.len()];
@@ -273,18 +266,22 @@ fn within_reach(checker: &MeldChecker, meld: &Declaration, cards: &[CardKind]) -
             if keep[i] {
                 continue;
             }
-            if checker.is_wild(*c) || c.face().is_none() {
-                keep[i] = true;
-                continue;
-            }
-            for p in positions(c) {
-                if p >= lo - 1 - wilds && p <= hi + 1 + wilds {
+            let face = match c.face() {
+                Some(f) if !checker.is_wild(*c) => f,
+                _ => {
                     keep[i] = true;
-                    grown = true;
-                    lo = lo.min(p);
-                    hi = hi.max(p);
-                    break;
+                    continue;
                 }
+            };
+            if let Some(p) = positions(face)
+                .into_iter()
+                .flatten()
+                .find(|&p| p >= lo - 1 - wilds && p <= hi + 1 + wilds)
+            {
+                keep[i] = true;
+                grown = true;
+                lo = lo.min(p);
+                hi = hi.max(p);
             }
         }
         if !grown {

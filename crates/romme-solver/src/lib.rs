@@ -11,7 +11,7 @@
 //!   freely (`001`) or by Räuber robbing (`002`, `003`, module `rob`).
 
 pub mod layoff;
-mod multiset;
+pub mod multiset;
 pub mod partition;
 pub mod rearrange;
 mod rob;

@@ -4,7 +4,7 @@ use romme_core::card::CardKind;
 
 /// Remove one copy of each of `cards` from `pool`; true if every card was
 /// found (those found are removed either way).
-pub(crate) fn remove(pool: &mut Vec<CardKind>, cards: &[CardKind]) -> bool {
+pub fn remove(pool: &mut Vec<CardKind>, cards: &[CardKind]) -> bool {
     let mut all = true;
     for c in cards {
         match pool.iter().position(|p| p == c) {
