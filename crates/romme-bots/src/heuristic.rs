@@ -27,7 +27,7 @@ use romme_core::ruleset::FinalDiscard;
 use romme_engine::{Action, DrawSource, Event, Game, Phase, SeatState, View};
 
 use crate::Bot;
-use crate::eval::{Eval, kinds, patience, without};
+use crate::eval::{Eval, Measure, kinds, patience, without};
 
 /// Improvement a play must bring to be made.
 pub(crate) const PLAY_MARGIN: f64 = 0.5;
@@ -323,11 +323,9 @@ fn after_best_discard(
     let mut kinds = h.clone();
     kinds.sort_unstable();
     kinds.dedup();
-    kinds
-        .iter()
-        .filter(|&&k| Some(k) != keep || h.iter().filter(|&&x| x == k).count() > 1)
-        .map(|&k| eval.hand(&without(&h, k)))
-        .fold(f64::INFINITY, f64::min)
+    kinds.retain(|&k| Some(k) != keep || h.iter().filter(|&&x| x == k).count() > 1);
+    eval.best_removal(&h, &kinds, Measure::Hand, |_, v| v)
+        .map_or(f64::INFINITY, |(_, v)| v)
 }
 
 /// The discard (or call of Rommé).
@@ -342,30 +340,35 @@ pub(crate) fn discard(
         return Some(call.clone());
     }
     let wanted = wanted_by_next(view, seat);
-    let mut best: Option<(f64, &Action)> = None;
-    for a in legal {
-        let Action::Discard { card } = a else {
-            continue;
-        };
-        let rest = without(hand, *card);
-        let mut v = eval.hand(&rest) - 0.01 * f64::from(eval.points(*card));
-        if let [x, y] = rest[..] {
-            // Two cards left: a pair or neighbours wait for a third.
-            if related(x, y) || x.is_joker() || y.is_joker() {
-                v -= DANGER;
+    let options: Vec<(CardKind, &Action)> = legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Discard { card } => Some((*card, a)),
+            _ => None,
+        })
+        .collect();
+    let cards: Vec<CardKind> = options.iter().map(|o| o.0).collect();
+    let score = |i: usize, value: f64| {
+        let card = cards[i];
+        let mut v = value - 0.01 * f64::from(eval.points(card));
+        if hand.len() == 3 {
+            if let [x, y] = without(hand, card)[..] {
+                // Two cards left: a pair or neighbours wait for a third.
+                if related(x, y) || x.is_joker() || y.is_joker() {
+                    v -= DANGER;
+                }
             }
         }
         if card.is_joker() {
             v += JOKER_KEEP * 2.0;
         }
-        if wanted.iter().any(|w| related(*w, *card)) {
+        if wanted.iter().any(|w| related(*w, card)) {
             v += DANGER;
         }
-        if best.is_none_or(|(b, _)| v < b) {
-            best = Some((v, a));
-        }
-    }
-    best.map(|(_, a)| a.clone())
+        v
+    };
+    let (i, _) = eval.best_removal(hand, &cards, Measure::Hand, score)?;
+    Some(options[i].1.clone())
 }
 
 /// Cards the next playing seat is known to hold (taken from the discard

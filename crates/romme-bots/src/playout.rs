@@ -16,12 +16,12 @@
 //! legal and every ruleset is played.
 
 use romme_core::CardKind;
-use romme_core::ruleset::{FinalDiscard, LayOff as LayOffRule, LayOffTarget, Ruleset};
+use romme_core::ruleset::{FinalDiscard, LayOff as LayOffRule, LayOffTarget, Limit, Ruleset};
 use romme_engine::{Action, DrawSource, Game, Phase};
 use romme_solver::multiset::remove;
 use romme_solver::{best_opening, go_out, lay_offs};
 
-use crate::eval::{Eval, kinds, without};
+use crate::eval::{Eval, Measure, kinds, without};
 use crate::heuristic::{
     JOKER_KEEP, LAY_DOWN_REST, PLAY_MARGIN, discard, draw, hold_back, playout_step,
 };
@@ -106,18 +106,23 @@ fn fast_step(g: &Game, seat: usize, eval: &Eval) -> Option<Action> {
     let hand = kinds(g.hand(seat)?);
     match g.phase() {
         Phase::Draw => {
-            let legal = g.legal_actions(seat);
-            if legal.iter().any(|a| {
-                !matches!(
-                    a,
-                    Action::Draw {
-                        from: DrawSource::Stock | DrawSource::Discard
-                    }
-                )
-            }) {
+            if eval.rules().stock.piles > 1 {
                 return None;
             }
-            Some(draw(g, g.discard_top(), &legal, eval, &hand))
+            // The draws a ruleset with one stock and a discard pile can
+            // allow, unchecked: should the engine refuse the choice, the
+            // full heuristic decides from the checked list, so the move is
+            // the heuristic's either way.
+            let top = g.discard_top();
+            let mut legal = vec![Action::Draw {
+                from: DrawSource::Stock,
+            }];
+            if top.is_some() {
+                legal.push(Action::Draw {
+                    from: DrawSource::Discard,
+                });
+            }
+            Some(draw(g, top, &legal, eval, &hand))
         }
         Phase::Play if eval.rules().concealed.enabled => concealed_play(g, seat, eval, &hand),
         Phase::Play => play(g, seat, eval, &hand),
@@ -209,31 +214,41 @@ fn discards(hand: &[CardKind]) -> Vec<Action> {
 }
 
 /// Concealed play (Five Crowns): lay the hand down, with the discard that
-/// leaves the least deadwood, once at most 10 points would stay (the
-/// heuristic's rule); else discard.
+/// leaves the least deadwood, where that is allowed — going out (less
+/// than `concealed.lay_down_below` left), or any lay-down in the last turns
+/// after someone went out — and at most 10 points would stay (the
+/// heuristic's rule); else discard. Knocking rules are the heuristic's
+/// call.
 fn concealed_play(g: &Game, seat: usize, eval: &Eval, hand: &[CardKind]) -> Option<Action> {
-    if eval.rules().going_out.final_discard != FinalDiscard::Required {
-        return None; // laying down without a discard: the heuristic's call
+    let rules = eval.rules();
+    if rules.going_out.final_discard != FinalDiscard::Required
+        || rules.concealed.knock_below != Limit::None
+    {
+        return None;
     }
     let options = discards(hand);
-    let mut best: Option<(u32, romme_solver::Partition, CardKind)> = None;
-    for a in &options {
-        let Action::Discard { card: d } = *a else {
-            continue;
-        };
-        let Some(p) = eval.partition(&without(hand, d)) else {
-            continue;
-        };
-        if !p.melds.is_empty() && best.as_ref().is_none_or(|(b, _, _)| p.deadwood < *b) {
-            best = Some((p.deadwood, p, d));
-        }
-    }
-    if let Some((left, p, d)) = best {
-        if left <= LAY_DOWN_REST {
-            return Some(Action::LayDown {
-                melds: p.melds,
-                discard: Some(d),
-            });
+    let cards: Vec<CardKind> = options
+        .iter()
+        .filter_map(|a| match a {
+            Action::Discard { card } => Some(*card),
+            _ => None,
+        })
+        .collect();
+    let ending = g.last_turns().is_some();
+    let below = u32::from(rules.concealed.lay_down_below);
+    let allowed =
+        |left: f64| left <= f64::from(LAY_DOWN_REST) && (ending || left < f64::from(below));
+    if let Some((i, left)) = eval.best_removal(hand, &cards, Measure::Deadwood, |_, v| v) {
+        if allowed(left) {
+            let d = cards[i];
+            if let Some(p) = eval.partition(&without(hand, d)) {
+                if !p.melds.is_empty() {
+                    return Some(Action::LayDown {
+                        melds: p.melds,
+                        discard: Some(d),
+                    });
+                }
+            }
         }
     }
     let view = g.view(Some(seat));
