@@ -2,20 +2,32 @@
 //! share of the points of every card still held (cards melded are safe,
 //! cards held count against the holder when someone goes out).
 
+use std::cell::RefCell;
+
 use romme_core::penalty::{card_points, hand_points};
 use romme_core::ruleset::Ruleset;
 use romme_core::{Card, CardKind};
 use romme_engine::Game;
 use romme_solver::partition::{Partition, PartitionSolver};
+use rustc_hash::FxHashMap;
 
 /// Weight of the points of all held cards next to the deadwood.
 const HELD_WEIGHT: f64 = 0.2;
 
+/// Most hands [`Eval`] remembers before it forgets them all.
+const MEMO_LIMIT: usize = 1 << 16;
+
 /// Evaluates hands under one ruleset and round (lower is better).
+///
+/// It remembers the deadwood of the hands it solved: a search asks about
+/// the same hands again and again (the seat's own hand in every sample, a
+/// stock card judged when drawing and again when discarding).
 pub(crate) struct Eval<'r> {
     rules: &'r Ruleset,
     round: Option<u8>,
     solver: Option<PartitionSolver<'r>>,
+    /// Deadwood and cards melded per sorted hand.
+    memo: RefCell<FxHashMap<Vec<CardKind>, (u32, usize)>>,
 }
 
 impl<'r> Eval<'r> {
@@ -25,17 +37,29 @@ impl<'r> Eval<'r> {
             rules,
             round,
             solver: PartitionSolver::new(rules, round).ok(),
+            memo: RefCell::new(FxHashMap::default()),
         }
     }
 
     /// Deadwood and cards melded in the best partition.
     pub(crate) fn deadwood(&self, hand: &[CardKind]) -> (u32, usize) {
-        match &self.solver {
-            Some(s) => s
-                .deadwood(hand)
-                .unwrap_or((hand_points(self.rules, hand, self.round), 0)),
-            None => (hand_points(self.rules, hand, self.round), 0),
+        let Some(solver) = &self.solver else {
+            return (hand_points(self.rules, hand, self.round), 0);
+        };
+        let mut key = hand.to_vec();
+        key.sort_unstable();
+        if let Some(&known) = self.memo.borrow().get(&key) {
+            return known;
         }
+        let found = solver
+            .deadwood(hand)
+            .unwrap_or((hand_points(self.rules, hand, self.round), 0));
+        let mut memo = self.memo.borrow_mut();
+        if memo.len() >= MEMO_LIMIT {
+            memo.clear();
+        }
+        memo.insert(key, found);
+        found
     }
 
     /// The best partition of the hand (melds declared).
