@@ -2,6 +2,11 @@
 //! case over many random hands, for BENCHMARKS.md.
 //!
 //! `cargo run --release -p romme-solver --example partition_stats -- [HANDS] [PRESET]`
+//!
+//! `… -- HANDS PRESET --once SIZE [natural]` solves each hand of one row
+//! once, untimed, and prints the checksum: run it under `valgrind
+//! --tool=callgrind` for instruction counts per hand, which (unlike times)
+//! do not depend on what else the machine is doing.
 
 use std::time::Instant;
 
@@ -27,6 +32,18 @@ fn main() {
         eprintln!("cannot build a solver for {preset}");
         std::process::exit(2);
     };
+    if args.next().as_deref() == Some("--once") {
+        let size: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(13);
+        let naturals = args.next().as_deref() == Some("natural");
+        let mut checksum = 0u64;
+        for seed in 0..hands {
+            let hand = deal(&rules.deck, seed, size, naturals);
+            let p = solver.solve(std::hint::black_box(&hand));
+            checksum += p.map(|p| u64::from(p.deadwood)).unwrap_or(0);
+        }
+        println!("{hands} hands of {size} cards solved once, checksum {checksum}");
+        return;
+    }
     println!(
         "preset {preset}{}, deck {} cards ({} jokers), {hands} hands per row, one core",
         round.map_or(String::new(), |r| format!(" round {r}")),
@@ -62,13 +79,7 @@ fn row(
     let mut checksum = 0u64;
     let mut most_effort: (u64, Vec<CardKind>) = (0, Vec::new());
     for seed in 0..hands {
-        let hand: Vec<CardKind> = deck
-            .shuffled(seed)
-            .into_iter()
-            .map(|c| c.kind())
-            .filter(|k| !naturals || !k.is_joker())
-            .take(size)
-            .collect();
+        let hand = deal(deck, seed, size, naturals);
         let start = Instant::now();
         let p = solver.solve(&hand);
         let ns = start.elapsed().as_nanos() as u64;
@@ -115,4 +126,14 @@ fn row(
         format_cards(&worst.1),
         most_effort.0
     );
+}
+
+/// The `seed`th random hand of `size` cards (without jokers for `naturals`).
+fn deal(deck: &Deck, seed: u64, size: usize, naturals: bool) -> Vec<CardKind> {
+    deck.shuffled(seed)
+        .into_iter()
+        .map(|c| c.kind())
+        .filter(|k| !naturals || !k.is_joker())
+        .take(size)
+        .collect()
 }

@@ -19,6 +19,7 @@ use romme_core::notation::MeldCard;
 use romme_core::penalty::card_points;
 use romme_core::ruleset::{Limit, Ruleset, SetSuits, WildShare};
 use serde::Serialize;
+use smallvec::SmallVec;
 
 mod sweep;
 
@@ -103,6 +104,11 @@ struct Tables {
     line: [Vec<usize>; 5],
     /// Per face: its positions in its suit's line (the ace may have two).
     positions: [([u8; 2], u8); FACES],
+    /// Per face: the other faces of each window of `min_len` line positions
+    /// through it, as bitmasks (a run through the face holds one of them).
+    run_windows: Vec<Vec<u128>>,
+    /// Per face: the faces of the same rank in the other suits.
+    same_rank: [u128; FACES],
     cyclic: bool,
     max_run: usize,
     min_len: usize,
@@ -242,6 +248,40 @@ impl Tables {
             .iter()
             .map(|x| x.map_or(0, |(v, _)| v))
             .collect();
+        let min_len = usize::from(rules.melds.min_len);
+        let mut run_windows: Vec<Vec<u128>> = vec![Vec::new(); FACES];
+        for (x, windows) in run_windows.iter_mut().enumerate() {
+            let Some(face) = Face::from_index(x) else {
+                continue;
+            };
+            let l = &line[face.suit.index()];
+            let (n, len) = (l.len() as isize, min_len as isize);
+            let (slots, k) = positions[x];
+            if len > n || len == 0 {
+                continue;
+            }
+            for &p in &slots[..usize::from(k)] {
+                let p = isize::from(p);
+                for start in p - len + 1..=p {
+                    if !runs.wrap_around && (start < 0 || start + len > n) {
+                        continue;
+                    }
+                    let mask = (start..start + len)
+                        .filter(|&q| q != p)
+                        .fold(0u128, |m, q| m | 1u128 << l[q.rem_euclid(n) as usize]);
+                    windows.push(mask);
+                }
+            }
+        }
+        let mut same_rank = [0u128; FACES];
+        for (x, mask) in same_rank.iter_mut().enumerate() {
+            for &s in &suits {
+                let f = s * 13 + x % 13;
+                if f != x && f < FACES && in_deck[f] {
+                    *mask |= 1u128 << f;
+                }
+            }
+        }
         Tables {
             in_deck,
             penalty,
@@ -256,6 +296,8 @@ impl Tables {
             suits,
             line,
             positions,
+            run_windows,
+            same_rank,
             cyclic: runs.wrap_around,
             max_run: ranks.len(),
             min_len: usize::from(rules.melds.min_len),
@@ -367,18 +409,22 @@ impl Tables {
     }
 
     /// Whether face `x` could be in some meld with the cards in `counts`
-    /// (which include x) and `tokens` wild tokens. Over-approximates (ignores
-    /// adjacency and run-end limits), so "false" means certain deadwood.
-    fn meldable(&self, x: usize, counts: &[u8; FACES], tokens: usize) -> bool {
+    /// (which include x; `present` has the bit of every face with a card)
+    /// and `tokens` wild tokens. Over-approximates (ignores adjacency and
+    /// run-end limits), so "false" means certain deadwood.
+    fn meldable(&self, x: usize, counts: &[u8; FACES], present: u128, tokens: usize) -> bool {
         if self.share == WildShare::Any
             && tokens + 1 >= self.min_len
             && self.max_wilds >= self.min_len
         {
             return true;
         }
-        let sx = x / 13;
         // Sets: natural partners of the same rank.
-        let partners = self.set_partners(x, counts, 1);
+        let partners = if self.distinct_sets {
+            bits(present & self.same_rank[x])
+        } else {
+            self.set_partners(x, counts, 1)
+        };
         let max_set = self.max_set.min(64);
         for n in 1..=(partners + 1).min(max_set) {
             let w = self.min_len.saturating_sub(n);
@@ -389,28 +435,9 @@ impl Tables {
         // Runs: every run through x contains a window of exactly min_len
         // cards through x with no more gaps, so those windows suffice (the
         // share limit is ignored here: over-approximating is safe).
-        let line = &self.line[sx];
-        let n = line.len() as isize;
-        let len = self.min_len as isize;
-        if len > n {
-            return false;
-        }
-        let (slots, k) = self.positions[x];
-        for &p in &slots[..usize::from(k)] {
-            let p = isize::from(p);
-            for start in p - len + 1..=p {
-                if !self.cyclic && (start < 0 || start + len > n) {
-                    continue;
-                }
-                let gaps = (start..start + len)
-                    .filter(|&q| q != p && counts[line[q.rem_euclid(n) as usize]] == 0)
-                    .count();
-                if gaps <= tokens {
-                    return true;
-                }
-            }
-        }
-        false
+        self.run_windows[x]
+            .iter()
+            .any(|&w| at_most(w & !present, tokens))
     }
 
     /// Take out the copies that can be in no meld even with every wild
@@ -423,26 +450,33 @@ impl Tables {
         counts: &mut [u8; FACES],
         tokens: usize,
         arrange: Option<&Arrange>,
-    ) -> (Vec<usize>, u32) {
-        let mut dead = Vec::new();
+    ) -> (Faces, u32, u128) {
+        let mut dead = Faces::new();
         let mut per_face = [0u8; FACES];
         let mut paid = 0;
         let unit = arrange.map_or(0, |a| a.unit);
+        let mut present = presence(counts);
         loop {
             let before = dead.len();
-            for f in 0..FACES {
+            let mut left = present;
+            while left != 0 {
+                let f = left.trailing_zeros() as usize;
+                left &= left - 1;
                 while counts[f] > 0
                     && arrange.is_none_or(|a| per_face[f] < a.optional[f])
-                    && !self.meldable(f, counts, tokens)
+                    && !self.meldable(f, counts, present, tokens)
                 {
                     counts[f] -= 1;
+                    if counts[f] == 0 {
+                        present &= !(1u128 << f);
+                    }
                     per_face[f] += 1;
                     dead.push(f);
                     paid += self.penalty[f] + unit;
                 }
             }
             if dead.len() == before {
-                return (dead, paid);
+                return (dead, paid, present);
             }
         }
     }
@@ -522,12 +556,18 @@ fn sets_suits_distinct(rules: &Ruleset) -> bool {
 }
 
 /// Best-so-far of a search.
+/// Melds of a partition in the making: on the stack for ordinary hands.
+type Shapes = SmallVec<[Shape; 8]>;
+
+/// Faces of unmatched cards: on the stack for ordinary hands.
+type Faces = SmallVec<[usize; 16]>;
+
 #[derive(Debug, Clone)]
 struct Best {
     deadwood: u32,
     melded: usize,
-    shapes: Vec<Shape>,
-    dead: Vec<usize>,
+    shapes: Shapes,
+    dead: Faces,
     /// Spare tokens joined to the melds (free mode).
     absorbed: usize,
     /// Tokens melded among themselves.
@@ -548,8 +588,8 @@ struct Search<'t> {
     deadwood: u32,
     melded: usize,
     remaining: usize,
-    shapes: Vec<Shape>,
-    dead: Vec<usize>,
+    shapes: Shapes,
+    dead: Faces,
     best: Option<Best>,
     /// Search nodes visited (a machine-independent measure of effort).
     nodes: u64,
@@ -816,7 +856,7 @@ impl Search<'_> {
             let mut bound = cost;
             for f in 0..FACES {
                 let c = self.counts[f];
-                if c == 0 || self.t.meldable(f, &self.counts, self.tokens) {
+                if c == 0 || self.t.meldable(f, &self.counts, self.present, self.tokens) {
                     continue;
                 }
                 let hand_left = self
@@ -1184,8 +1224,8 @@ impl<'r> PartitionSolver<'r> {
         let best = search.best.unwrap_or(Best {
             deadwood: 0,
             melded: 0,
-            shapes: Vec::new(),
-            dead: Vec::new(),
+            shapes: Shapes::new(),
+            dead: Faces::new(),
             absorbed: 0,
             wild_melded: 0,
             points: 0,
@@ -1246,7 +1286,7 @@ impl<'r> PartitionSolver<'r> {
             return None;
         }
         // Hand copies that fit no meld at all stay in the hand, paid upfront.
-        let (dead, paid) = t.certain_deadwood(&mut counts, wild_cards.len(), Some(arrange));
+        let (dead, paid, _) = t.certain_deadwood(&mut counts, wild_cards.len(), Some(arrange));
         let mut optional = arrange.optional;
         for &f in &dead {
             optional[f] -= 1;
@@ -1365,15 +1405,12 @@ impl<'r> PartitionSolver<'r> {
     ) -> Search<'_> {
         let t = &self.tables;
         let tokens = wild_cards.len();
-        let (dead, deadwood) = t.certain_deadwood(&mut counts, tokens, arrange.as_ref());
+        let (dead, deadwood, present) = t.certain_deadwood(&mut counts, tokens, arrange.as_ref());
         let remaining = counts.iter().map(|&c| usize::from(c)).sum();
         let mut dead_per_face = [0u8; FACES];
         for &f in &dead {
             dead_per_face[f] += 1;
         }
-        let present = (0..FACES)
-            .filter(|&f| counts[f] > 0)
-            .fold(0u128, |m, f| m | 1 << f);
         let mut search = Search {
             t,
             counts,
@@ -1383,7 +1420,7 @@ impl<'r> PartitionSolver<'r> {
             deadwood,
             melded: 0,
             remaining,
-            shapes: Vec::with_capacity(8),
+            shapes: Shapes::new(),
             dead,
             best: None,
             nodes: 0,
@@ -1413,45 +1450,37 @@ impl<'r> PartitionSolver<'r> {
         let mut melds = Vec::with_capacity(best.shapes.len() + 1);
         // Spare tokens join the melds with room, in order.
         let mut spare = best.absorbed;
-        let shapes: Vec<Shape> = best
-            .shapes
-            .iter()
-            .map(|shape| {
-                let take = t.spare_room(shape).min(spare);
-                spare -= take;
-                grow(t, *shape, take)
-            })
-            .collect();
-        for shape in &shapes {
-            let mut meld = Vec::new();
-            match *shape {
+        for shape in &best.shapes {
+            let take = t.spare_room(shape).min(spare);
+            spare -= take;
+            let shape = grow(t, *shape, take);
+            let mut meld = Vec::with_capacity(shape_len(&shape));
+            match shape {
                 Shape::Set {
                     rank,
                     per_suit,
                     tokens,
                 } => {
                     let r = Rank::from_number(rank + 2).unwrap_or(Rank::Two);
-                    let mut used: Vec<usize> = Vec::new();
+                    let mut used = [false; 5];
                     for &s in &t.suits {
                         for _ in 0..per_suit[s] {
                             let face = Face::new(r, Suit::from_index(s).unwrap_or(Suit::Clubs));
                             meld.push(MeldCard::plain(CardKind::Natural(face)));
-                            used.push(s);
+                            used[s] = true;
                         }
                     }
-                    // Wild cards stand for missing suits first, then any.
-                    let mut free: Vec<usize> = t
-                        .suits
-                        .iter()
-                        .copied()
-                        .filter(|s| !used.contains(s))
-                        .collect();
-                    free.extend(t.suits.iter().copied());
-                    for k in 0..usize::from(tokens) {
-                        let s = free[k % free.len()];
-                        let face = Face::new(r, Suit::from_index(s).unwrap_or(Suit::Clubs));
-                        if let Some(card) = next_wild() {
-                            meld.push(declared(card, face));
+                    if tokens > 0 {
+                        // Wild cards stand for missing suits first, then any.
+                        let mut free: SmallVec<[usize; 10]> =
+                            t.suits.iter().copied().filter(|&s| !used[s]).collect();
+                        free.extend(t.suits.iter().copied());
+                        for k in 0..usize::from(tokens) {
+                            let s = free[k % free.len()];
+                            let face = Face::new(r, Suit::from_index(s).unwrap_or(Suit::Clubs));
+                            if let Some(card) = next_wild() {
+                                meld.push(declared(card, face));
+                            }
                         }
                     }
                     meld.sort_by_key(|c| c.effective().map(|f| f.suit));
@@ -1525,6 +1554,59 @@ impl<'r> PartitionSolver<'r> {
 
 /// A meld shape with `extra` more wild tokens: a set takes them as further
 /// cards, a run grows to the right where the line has room, else to the left.
+/// Set bits of a mask with few of them (no `popcnt` on baseline x86-64).
+fn bits(mut m: u128) -> usize {
+    let mut n = 0;
+    while m != 0 {
+        m &= m - 1;
+        n += 1;
+    }
+    n
+}
+
+/// Whether at most `k` bits of `m` are set, stopping early.
+fn at_most(mut m: u128, k: usize) -> bool {
+    for _ in 0..k {
+        if m == 0 {
+            return true;
+        }
+        m &= m - 1;
+    }
+    m == 0
+}
+
+/// The bitmask of the faces with a card in `counts`, eight faces at a time.
+fn presence(counts: &[u8; FACES]) -> u128 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Moves bit 8k to bit 56 + k: the eight bytes' flags into the top byte.
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let mut mask = 0u128;
+    for (i, chunk) in counts.chunks_exact(8).enumerate() {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(bytes);
+        // The high bit of each byte set when the byte is not zero.
+        let nonzero = (((w & LOW7) + LOW7) | w) & HIGH;
+        let bits = (nonzero >> 7).wrapping_mul(GATHER) >> 56;
+        mask |= u128::from(bits) << (8 * i);
+    }
+    for (f, &c) in counts.iter().enumerate().skip(FACES / 8 * 8) {
+        mask |= u128::from(c > 0) << f;
+    }
+    mask
+}
+
+/// Cards in a meld of this shape.
+fn shape_len(shape: &Shape) -> usize {
+    match *shape {
+        Shape::Set {
+            per_suit, tokens, ..
+        } => per_suit.iter().map(|&n| usize::from(n)).sum::<usize>() + usize::from(tokens),
+        Shape::Run { len, .. } => usize::from(len),
+    }
+}
+
 fn grow(t: &Tables, shape: Shape, extra: usize) -> Shape {
     match shape {
         Shape::Set {
@@ -1585,4 +1667,48 @@ pub fn best_partition(
     hand: &[CardKind],
 ) -> Result<Partition, SolveError> {
     PartitionSolver::new(rules, round)?.solve(hand)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FACES, at_most, bits, presence};
+
+    #[test]
+    fn bit_counts() {
+        for m in [0u128, 1, 0b1011, 1 << 100 | 1 << 64 | 7, u128::MAX] {
+            let n = m.count_ones() as usize;
+            assert_eq!(bits(m), n);
+            for k in 0..n + 3 {
+                assert_eq!(at_most(m, k), n <= k, "{m:b} {k}");
+            }
+        }
+    }
+
+    /// The word-at-a-time presence mask equals the face-by-face one.
+    #[test]
+    fn presence_marks_exactly_the_faces_with_cards() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..2000 {
+            let mut counts = [0u8; FACES];
+            for c in counts.iter_mut() {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                // Mostly empty, sometimes one or two copies, rarely more.
+                *c = match state % 16 {
+                    0..=9 => 0,
+                    10..=12 => 1,
+                    13..=14 => 2,
+                    _ => (state >> 8) as u8,
+                };
+            }
+            let want = counts
+                .iter()
+                .enumerate()
+                .fold(0u128, |m, (f, &c)| m | u128::from(c > 0) << f);
+            assert_eq!(presence(&counts), want, "{counts:?}");
+        }
+        assert_eq!(presence(&[0; FACES]), 0);
+        assert_eq!(presence(&[255; FACES]), (1u128 << FACES) - 1);
+    }
 }

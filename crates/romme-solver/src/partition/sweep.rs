@@ -350,8 +350,8 @@ impl<'t> Sweep<'t> {
         Some(Best {
             deadwood,
             melded: 0,
-            shapes,
-            dead,
+            shapes: shapes.into(),
+            dead: dead.into(),
             absorbed: usize::from(self.tokens - state.used),
             wild_melded: 0,
             points: 0,
