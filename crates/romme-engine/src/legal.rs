@@ -20,6 +20,14 @@ use crate::game::{Game, Phase};
 /// Most opening combinations listed.
 pub const MAX_OPENINGS: usize = 64;
 
+/// Whether a candidate list holds the solver's way of going out or leaves
+/// it to be worked out on demand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GoOut {
+    Listed,
+    Deferred,
+}
+
 /// Hands this short get the solver's way of going out as a candidate.
 const GO_OUT_HAND: usize = 5;
 
@@ -93,29 +101,55 @@ impl Game {
     /// checked until one is legal (rejection sampling keeps the draw
     /// uniform). `None` when there is no legal action.
     pub fn random_legal_action<R: Rng + ?Sized>(&self, seat: usize, rng: &mut R) -> Option<Action> {
-        let mut candidates = self.candidates(seat);
-        while !candidates.is_empty() {
-            let i = rng.random_range(0..candidates.len());
+        // The solver's way of going out is the costliest candidate to find:
+        // it gets a slot of its own and is worked out only when drawn. It
+        // is one action at most, and it is rejected when the list holds it
+        // already (that entry stands for it) or the engine refuses it, so
+        // every legal action keeps exactly one slot.
+        let (mut candidates, mut go_out_slot) = self.candidates_with(seat, GoOut::Deferred);
+        loop {
+            let slots = candidates.len() + usize::from(go_out_slot);
+            if slots == 0 {
+                return None;
+            }
+            let i = rng.random_range(0..slots);
+            if i == candidates.len() {
+                go_out_slot = false;
+                let hand: Vec<CardKind> = self.hands[seat].iter().map(|c| c.kind()).collect();
+                if let Some(a) = self.go_out_candidates(seat, &hand).into_iter().next() {
+                    if !candidates.contains(&a) && self.accepts(seat, &a) {
+                        return Some(a);
+                    }
+                }
+                continue;
+            }
             let a = candidates.swap_remove(i);
             if self.accepts(seat, &a) {
                 return Some(a);
             }
         }
-        None
     }
 
     /// The candidates `legal_actions` checks: unique, in a fixed order.
     fn candidates(&self, seat: usize) -> Vec<Action> {
+        self.candidates_with(seat, GoOut::Listed).0
+    }
+
+    /// The candidates, with the way of going out listed or deferred; with
+    /// `GoOut::Deferred`, whether it was left out (the hand is short
+    /// enough to ask the solver).
+    fn candidates_with(&self, seat: usize, go_out: GoOut) -> (Vec<Action>, bool) {
         if self.phase == Phase::MatchOver || !self.players.contains(&seat) {
-            return Vec::new();
+            return (Vec::new(), false);
         }
         if seat != self.turn {
             // Out of turn: buying or knocking for the card just discarded.
             if self.window.is_none() {
-                return Vec::new();
+                return (Vec::new(), false);
             }
-            return vec![Action::Buy, Action::Knock];
+            return (vec![Action::Buy, Action::Knock], false);
         }
+        let mut deferred = false;
         let candidates = match self.phase {
             Phase::Draw => {
                 let mut c = vec![
@@ -133,22 +167,26 @@ impl Game {
                 }
                 if !self.rules.turn.discard_pile {
                     // Who can play need not draw (`001`).
-                    c.extend(self.play_candidates(seat));
+                    let (plays, d) = self.play_candidates_with(seat, go_out);
+                    c.extend(plays);
+                    deferred = d;
                 }
                 c
             }
             Phase::Play => {
-                let mut c = self.play_candidates(seat);
+                let (mut c, d) = self.play_candidates_with(seat, go_out);
+                deferred = d;
                 c.push(Action::EndTurn);
                 c
             }
             Phase::MatchOver => Vec::new(),
         };
         let mut seen = rustc_hash::FxHashSet::default();
-        candidates
+        let unique = candidates
             .into_iter()
             .filter(|a| seen.insert(a.clone()))
-            .collect()
+            .collect();
+        (unique, deferred)
     }
 
     /// With a short hand: the solver's way of going out (new melds and
@@ -211,11 +249,17 @@ impl Game {
 
     /// Candidate actions after drawing (not yet checked).
     fn play_candidates(&self, seat: usize) -> Vec<Action> {
+        self.play_candidates_with(seat, GoOut::Listed).0
+    }
+
+    /// Candidate actions after drawing, with the way of going out listed
+    /// or deferred (and whether it was).
+    fn play_candidates_with(&self, seat: usize, go_out: GoOut) -> (Vec<Action>, bool) {
         let Ok(checker) = self.checker() else {
-            return Vec::new();
+            return (Vec::new(), false);
         };
         if self.patience.is_some() {
-            return self.place_candidates(seat);
+            return (self.place_candidates(seat), false);
         }
         let hand: Vec<CardKind> = self.hands[seat].iter().map(|c| c.kind()).collect();
         let mut out = Vec::new();
@@ -224,7 +268,7 @@ impl Game {
             kinds.dedup();
             out.extend(kinds.into_iter().map(|card| Action::Discard { card }));
             out.extend(self.lay_down_candidates(seat));
-            return out;
+            return (out, false);
         }
         let melds = single_melds(&checker, &self.rules, &hand);
         if self.opened[seat] {
@@ -249,7 +293,13 @@ impl Game {
                 });
             }
         }
-        out.extend(self.go_out_candidates(seat, &hand));
+        let deferred = match go_out {
+            GoOut::Listed => {
+                out.extend(self.go_out_candidates(seat, &hand));
+                false
+            }
+            GoOut::Deferred => hand.len() <= GO_OUT_HAND,
+        };
         // Single-card lay-offs (a joker once per reading).
         let mut kinds = hand.clone();
         kinds.dedup();
@@ -298,7 +348,7 @@ impl Game {
                 out.push(Action::CallRomme { discard: Some(k) });
             }
         }
-        out
+        (out, deferred)
     }
 }
 

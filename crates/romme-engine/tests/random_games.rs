@@ -388,3 +388,64 @@ fn one_long_match() {
         println!("{:?}", game.view(None).stock_piles);
     }
 }
+
+/// `random_legal_action` draws every listed legal action equally often and
+/// nothing else, also on short hands, where the solver's way of going out
+/// is worked out only when its slot is drawn.
+#[test]
+fn random_legal_action_is_uniform_over_the_legal_list() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut checked = 0;
+    let mut with_go_out = 0;
+    'games: for seed in 0..400u64 {
+        let name = ["klassisch", "offen", "club"][(seed % 3) as usize];
+        let rules = presets::load(name).expect("preset").expect("loads");
+        let Ok(mut game) = Game::new(rules, 3, seed) else {
+            continue;
+        };
+        for _ in 0..400 {
+            let Some(seat) = game.turn() else {
+                continue 'games;
+            };
+            let short = game.hand(seat).is_some_and(|h| h.len() <= 5);
+            if game.phase() == Phase::Play && short {
+                let legal = game.legal_actions(seat);
+                let go_out = legal.iter().any(|a| {
+                    matches!(a, Action::Meld { melds, lay_offs } if melds.len() + lay_offs.len() > 1)
+                });
+                let draws = 60 * legal.len();
+                let mut counts = vec![0usize; legal.len()];
+                for _ in 0..draws {
+                    let a = game
+                        .random_legal_action(seat, &mut rng)
+                        .expect("a legal action exists");
+                    let i = legal
+                        .iter()
+                        .position(|l| *l == a)
+                        .unwrap_or_else(|| panic!("{a:?} is not in the legal list"));
+                    counts[i] += 1;
+                }
+                for (a, &c) in legal.iter().zip(&counts) {
+                    // 60 expected, standard deviation under 8.
+                    assert!((20..=100).contains(&c), "{a:?} drawn {c} times of {draws}");
+                }
+                checked += 1;
+                with_go_out += usize::from(go_out);
+                if checked >= 12 && with_go_out >= 3 {
+                    break 'games;
+                }
+            }
+            let Some(a) = pick(&game, seat, &mut rng) else {
+                continue 'games;
+            };
+            if game.apply(seat, a).is_err() {
+                continue 'games;
+            }
+        }
+    }
+    assert!(checked >= 12, "only {checked} short-hand positions");
+    assert!(
+        with_go_out >= 3,
+        "only {with_go_out} positions with a way out"
+    );
+}
