@@ -145,12 +145,10 @@ impl<'r> Eval<'r> {
             if !beats(bound, i, best) {
                 continue;
             }
-            let rest = without(hand, cards[i]);
-            let (dw, _) = self.deadwood(&rest);
-            let v = score(
-                i,
-                Self::measure(measure, dw, hand_points(self.rules, &rest, self.round)),
-            );
+            // Penalties add up: the rest holds the hand's points minus the card's.
+            let held = points.saturating_sub(self.points(cards[i]));
+            let (dw, _) = self.deadwood(&without(hand, cards[i]));
+            let v = score(i, Self::measure(measure, dw, held));
             if beats(v, i, best) {
                 best = Some((i, v));
             }

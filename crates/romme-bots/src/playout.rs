@@ -199,18 +199,20 @@ fn play(g: &Game, seat: usize, eval: &Eval, hand: &[CardKind]) -> Option<Action>
             }
         }
     }
-    discard(&view, seat, &discards(hand), eval, hand)
+    discard(&view, seat, &discards(&distinct(hand)), eval, hand)
 }
 
-/// One discard per distinct card of the hand.
-fn discards(hand: &[CardKind]) -> Vec<Action> {
+/// The hand's distinct cards, sorted.
+fn distinct(hand: &[CardKind]) -> Vec<CardKind> {
     let mut cards = hand.to_vec();
     cards.sort_unstable();
     cards.dedup();
     cards
-        .into_iter()
-        .map(|card| Action::Discard { card })
-        .collect()
+}
+
+/// One discard per card of `cards`.
+fn discards(cards: &[CardKind]) -> Vec<Action> {
+    cards.iter().map(|&card| Action::Discard { card }).collect()
 }
 
 /// Concealed play (Five Crowns): lay the hand down, with the discard that
@@ -226,14 +228,7 @@ fn concealed_play(g: &Game, seat: usize, eval: &Eval, hand: &[CardKind]) -> Opti
     {
         return None;
     }
-    let options = discards(hand);
-    let cards: Vec<CardKind> = options
-        .iter()
-        .filter_map(|a| match a {
-            Action::Discard { card } => Some(*card),
-            _ => None,
-        })
-        .collect();
+    let cards = distinct(hand);
     let ending = g.last_turns().is_some();
     let below = u32::from(rules.concealed.lay_down_below);
     let allowed =
@@ -252,7 +247,7 @@ fn concealed_play(g: &Game, seat: usize, eval: &Eval, hand: &[CardKind]) -> Opti
         }
     }
     let view = g.view(Some(seat));
-    discard(&view, seat, &options, eval, hand)
+    discard(&view, seat, &discards(&cards), eval, hand)
 }
 
 /// The lay-off of cards from `pool` (without a joker exchange) that
