@@ -26,8 +26,11 @@ use super::{Best, FACES, Shape, Tables};
 const INF: u64 = u64::MAX / 4;
 /// `need` of a run that can never hold a whole original run.
 const NEVER: u8 = 15;
-/// Most runs open at one time that the state encoding holds.
-const MAX_OPEN: usize = 9;
+/// Most runs open at one time that the state encoding holds. Between two
+/// positions a suit has at most its copies of the face plus the tokens
+/// open, so with two decks and up to seven tokens (2 × 4 + 7) every state
+/// fits; only with more decks can a sweep stop on it.
+const MAX_OPEN: usize = 16;
 
 /// An open run as the state sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
@@ -86,8 +89,14 @@ impl State {
         true
     }
 
-    fn key(&self, p: usize) -> (u128, u32) {
-        let runs = self.open().iter().fold(0u128, |k, r| (k << 14) | r.code());
+    /// The memo key: the runs at 14 bits each, eight to a word, then the
+    /// position, the tokens used and the low aces.
+    fn key(&self, p: usize) -> Key {
+        let mut runs = [0u128; 2];
+        for (i, r) in self.open().iter().enumerate() {
+            let w = &mut runs[i / 8];
+            *w = (*w << 14) | r.code();
+        }
         let mut misc = p as u32 | u32::from(self.used) << 4;
         for (i, &a) in self.aces_low.iter().enumerate() {
             misc |= u32::from(a) << (8 + 2 * i);
@@ -95,6 +104,9 @@ impl State {
         (runs, misc)
     }
 }
+
+/// A memo key (see [`State::key`]).
+type Key = ([u128; 2], u32);
 
 /// What one open run does at a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -168,7 +180,7 @@ pub(super) struct Sweep<'t> {
     orig_runs: Vec<(u8, u8, u8)>,
     /// Original sets (rank, naturals per suit).
     orig_sets: Vec<(usize, [u8; 5])>,
-    memo: FxHashMap<(u128, u32), (u64, bool)>,
+    memo: FxHashMap<Key, (u64, bool)>,
     sets_memo: FxHashMap<(usize, [u8; 5], u8), Rc<[SetChoice]>>,
     /// States evaluated.
     pub(super) nodes: u64,
