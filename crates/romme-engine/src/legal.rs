@@ -44,17 +44,16 @@ impl Game {
     /// so the combinations a player most wants are found first.
     fn opening_combos(
         &self,
-        checker: &MeldChecker,
-        melds: &[Vec<MeldCard>],
+        melds: &[Declaration],
         hand: &[CardKind],
         must: &[CardKind],
     ) -> Vec<Vec<Vec<MeldCard>>> {
         let mut decls: Vec<(bool, u32, Vec<MeldCard>, Declaration)> = melds
             .iter()
-            .filter_map(|m| {
-                let d = checker.check(m).ok()?;
-                let holds = m.iter().any(|c| must.contains(&c.card));
-                Some((holds, opening::meld_points(&self.rules, &d), m.clone(), d))
+            .map(|d| {
+                let holds = d.ordered.iter().any(|c| must.contains(&c.card));
+                let points = opening::meld_points(&self.rules, d);
+                (holds, points, d.ordered.clone(), d.clone())
             })
             .collect();
         decls.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
@@ -270,11 +269,11 @@ impl Game {
             out.extend(self.lay_down_candidates(seat));
             return (out, false);
         }
-        let melds = single_melds(&checker, &self.rules, &hand);
+        let melds = single_meld_declarations(&checker, &self.rules, &hand);
         if self.opened[seat] {
-            for m in &melds {
+            for d in &melds {
                 out.push(Action::Meld {
-                    melds: vec![m.clone()],
+                    melds: vec![d.ordered.clone()],
                     lay_offs: Vec::new(),
                 });
             }
@@ -286,7 +285,7 @@ impl Game {
                 .map(|c| c.kind())
                 .chain(self.ts.freed.iter().map(|c| c.kind()))
                 .collect();
-            for combo in self.opening_combos(&checker, &melds, &hand, &must) {
+            for combo in self.opening_combos(&melds, &hand, &must) {
                 out.push(Action::Meld {
                     melds: combo,
                     lay_offs: Vec::new(),
@@ -414,6 +413,20 @@ pub fn single_melds(
     rules: &Ruleset,
     hand: &[CardKind],
 ) -> Vec<Vec<MeldCard>> {
+    single_meld_declarations(checker, rules, hand)
+        .into_iter()
+        .map(|d| d.ordered)
+        .collect()
+}
+
+/// The melds of [`single_melds`] with their declarations (kind, value,
+/// wild cards), in the same order. Each is what [`MeldChecker::check`]
+/// gives for its ordered cards, so callers need not check them again.
+pub fn single_meld_declarations(
+    checker: &MeldChecker,
+    rules: &Ruleset,
+    hand: &[CardKind],
+) -> Vec<Declaration> {
     let count = |k: CardKind| hand.iter().filter(|&&h| h == k).count();
     let wilds: Vec<CardKind> = {
         let mut w: Vec<CardKind> = hand
@@ -516,7 +529,7 @@ pub fn single_melds(
             }
         }
     }
-    let mut out: Vec<Vec<MeldCard>> = Vec::new();
+    let mut out: Vec<Declaration> = Vec::new();
     let mut seen_groups = std::collections::HashSet::new();
     for mut g in groups {
         g.sort_unstable();
@@ -526,8 +539,8 @@ pub fn single_melds(
         if let Ok(ds) = checker.declarations(&g) {
             for d in ds {
                 let keep = d.kind == MeldKind::Set || d.kind == MeldKind::Run;
-                if keep && !out.contains(&d.ordered) {
-                    out.push(d.ordered);
+                if keep && !out.iter().any(|e| e.ordered == d.ordered) {
+                    out.push(d);
                 }
             }
         }
