@@ -20,8 +20,6 @@
 //!   which makes it a natural card for the wild limits. This keeps the number
 //!   of declarations polynomial even for a hand full of wild cards.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 use thiserror::Error;
 
@@ -169,14 +167,13 @@ impl<'a> MeldChecker<'a> {
 
     /// Check that every card belongs to the deck, in no more copies than it has.
     pub fn check_cards(&self, cards: &[CardKind]) -> Result<(), MeldError> {
-        let mut counts: BTreeMap<CardKind, usize> = BTreeMap::new();
-        for &c in cards {
-            if !self.rules.deck.has_kind(c) {
-                return Err(MeldError::NotInDeck { card: c });
-            }
-            *counts.entry(c).or_default() += 1;
+        if let Some(&card) = cards.iter().find(|&&c| !self.rules.deck.has_kind(c)) {
+            return Err(MeldError::NotInDeck { card });
         }
-        for (card, count) in counts {
+        let mut sorted = cards.to_vec();
+        sorted.sort_unstable();
+        for group in sorted.chunk_by(|a, b| a == b) {
+            let (card, count) = (group[0], group.len());
             let available = match card {
                 CardKind::Joker => usize::from(self.rules.deck.jokers),
                 CardKind::Natural(_) => usize::from(COPIES),
@@ -225,13 +222,13 @@ impl<'a> MeldChecker<'a> {
                 }
             }
         }
-        let mut seen = std::collections::HashSet::new();
-        Ok(self
+        let mut fits: Vec<Declaration> = self
             .enumerate(&kinds, true)
             .iter()
             .filter_map(|d| self.align(cards, d))
-            .filter(|d| seen.insert((d.kind, d.ordered.clone())))
-            .collect())
+            .collect();
+        dedup_readings(&mut fits);
+        Ok(fits)
     }
 
     /// The reading `d` with its faces given to the player's own cards:
@@ -467,8 +464,7 @@ impl<'a> MeldChecker<'a> {
         let roles: Vec<Role> = cards.iter().map(|&c| self.role(c)).collect();
         self.enumerate_sets(cards, &roles, limits, &mut out);
         self.enumerate_runs(cards, &roles, limits, &mut out);
-        let mut seen = std::collections::HashSet::new();
-        out.retain(|d| seen.insert((d.kind, d.ordered.clone())));
+        dedup_readings(&mut out);
         out
     }
 
@@ -753,4 +749,20 @@ fn effective_multiset(d: &Declaration) -> Vec<(CardKind, Option<Face>)> {
         d.cards.iter().map(|c| (c.card, c.effective())).collect();
     v.sort();
     v
+}
+
+/// Keep the first of readings with the same kind and ordered cards (there
+/// are few readings of one meld, so comparing pairs beats hashing them).
+fn dedup_readings(readings: &mut Vec<Declaration>) {
+    let mut kept = 0;
+    for i in 0..readings.len() {
+        let repeat = readings[..kept]
+            .iter()
+            .any(|k| k.kind == readings[i].kind && k.ordered == readings[i].ordered);
+        if !repeat {
+            readings.swap(kept, i);
+            kept += 1;
+        }
+    }
+    readings.truncate(kept);
 }

@@ -73,11 +73,11 @@ impl Game {
     }
 
     pub(crate) fn declare(&self, cards: &[MeldCard]) -> Result<Declaration, ActionError> {
-        let text = format_cards(cards);
+        // The text of the meld is written only when the meld is refused.
         self.checker()?.check(cards).map_err(|e| match e {
-            MeldError::Ambiguous { .. } => ActionError::Ambiguous(text),
+            MeldError::Ambiguous { .. } => ActionError::Ambiguous(format_cards(cards)),
             other => ActionError::InvalidMeld {
-                cards: text,
+                cards: format_cards(cards),
                 reason: other.to_string(),
             },
         })
@@ -220,13 +220,12 @@ impl Game {
             }
             let mut cards = target.meld_cards();
             cards.extend(part.cards.iter().copied());
-            let before = format_cards(&target.meld_cards());
             let d = self
                 .checker()?
                 .check(&cards)
                 .map_err(|e| ActionError::InvalidLayOff {
                     cards: format_cards(&part.cards),
-                    meld: before.clone(),
+                    meld: format_cards(&target.meld_cards()),
                     reason: e.to_string(),
                 })?;
             let kinds: Vec<CardKind> = part.cards.iter().map(|c| c.card).collect();
@@ -368,7 +367,7 @@ impl Game {
             return Err(ActionError::PlaysEnded);
         }
         let target = self.table.get(meld).ok_or(ActionError::NoSuchMeld(meld))?;
-        let text = format_cards(&target.meld_cards());
+        let text = || format_cards(&target.meld_cards());
         if rules.jokers.exchange_needs_full_set && target.kind == MeldKind::Set {
             let full = match (rules.melds.sets.suits, rules.melds.sets.max_len.get()) {
                 (_, Some(m)) => usize::from(m),
@@ -377,22 +376,19 @@ impl Game {
             };
             if target.cards.len() < full {
                 return Err(ActionError::ExchangeNotAllowed(format!(
-                    "a joker in a set may be exchanged only when the set has {full} cards ({text})"
+                    "a joker in a set may be exchanged only when the set has {full} cards ({})",
+                    text()
                 )));
             }
         }
-        let face = card.face().ok_or(ActionError::NoJokerFor {
-            meld: text.clone(),
-            card,
-        })?;
+        let face = card
+            .face()
+            .ok_or_else(|| ActionError::NoJokerFor { meld: text(), card })?;
         let pos = target
             .cards
             .iter()
             .position(|&(c, f)| c.is_joker() && f == Some(face))
-            .ok_or(ActionError::NoJokerFor {
-                meld: text.clone(),
-                card,
-            })?;
+            .ok_or_else(|| ActionError::NoJokerFor { meld: text(), card })?;
         let mut hand = self.hands[seat].clone();
         let natural = Self::take_cards(&mut hand, &[card])?[0];
         let mut updated = target.clone();
