@@ -58,8 +58,8 @@ async function startServer(dir = mkdtempSync(join(tmpdir(), "romme-e2e-")), bind
     ],
     { env: { ...process.env, ROMME_LOG: "warn" }, stdio: ["ignore", "ignore", "pipe"] },
   );
+  let buf = "";
   const addr = await new Promise((ok, no) => {
-    let buf = "";
     child.stderr.on("data", (d) => {
       buf += d;
       if (process.env.ROMME_E2E_DEBUG) process.stderr.write(`server: ${d}`);
@@ -69,7 +69,22 @@ async function startServer(dir = mkdtempSync(join(tmpdir(), "romme-e2e-")), bind
     child.on("exit", (c) => no(new Error(`server exited ${c}: ${buf}`)));
     setTimeout(() => no(new Error(`server did not start: ${buf}`)), 20000);
   });
-  return { child, addr, dir };
+  // The log goes on filling `buf`, for the report when a scenario fails.
+  return { child, addr, dir, log: () => buf.slice(-4000) };
+}
+
+/** When a scenario fails: a screenshot and the visible text of every open
+ *  page, and the server's recent log, so a failure in CI can be read. */
+async function reportFailure(browser, server) {
+  for (const [i, ctx] of browser.contexts().entries()) {
+    for (const [j, p] of ctx.pages().entries()) {
+      const path = join(shots, `failure-${i}-${j}.png`);
+      await p.screenshot({ path, fullPage: true }).catch(() => {});
+      const text = await p.evaluate(() => document.body?.innerText?.slice(0, 600) ?? "").catch(() => "");
+      console.error(`e2e: at the failure, page ${p.url()} (screenshot ${path}) shows: ${JSON.stringify(text)}`);
+    }
+  }
+  console.error(`e2e: the server's recent log: ${server.log() || "(empty)"}`);
 }
 
 async function main() {
@@ -85,6 +100,9 @@ async function main() {
     if (!only || only === "desktop") await desktopGame(browser, addr);
     if (!only || only === "phone") await phoneKeyboard(browser, server);
     if (!only || only === "sandbox") await sandbox(browser, addr);
+  } catch (e) {
+    await reportFailure(browser, server);
+    throw e;
   } finally {
     await browser.close();
     server.child.kill("SIGKILL");
