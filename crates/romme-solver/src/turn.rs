@@ -135,6 +135,19 @@ pub fn best_opening(
     table: &[Vec<MeldCard>],
     hand: &[CardKind],
 ) -> Result<Option<OpeningPlan>, SolveError> {
+    opening_search(rules, round, table, hand, true)
+}
+
+/// [`best_opening`], with or without the check that settles a hand that
+/// cannot open before the lay-off combinations are listed (the tests
+/// compare the two).
+fn opening_search(
+    rules: &Ruleset,
+    round: Option<u8>,
+    table: &[Vec<MeldCard>],
+    hand: &[CardKind],
+    precheck: bool,
+) -> Result<Option<OpeningPlan>, SolveError> {
     let checker = MeldChecker::new(rules, round)?;
     checker.check_cards(hand)?;
     let solver = PartitionSolver::new(rules, round)?;
@@ -144,6 +157,30 @@ pub fn best_opening(
         0
     };
     let allow = rules.turn.lay_off != LayOffRule::Never;
+    // When lay-offs do not count toward the threshold, every combination
+    // below meets the same goal with a hand no larger than the hand plus
+    // the table's wild cards a lay-off could free (those standing for a
+    // card the hand holds: an exchange gives that card for them); more
+    // cards never make an opening impossible, so if that widest hand opens
+    // no way, none does, and the combinations need not be listed (most
+    // turns of a player who has not opened yet).
+    if precheck && allow && !rules.opening.lay_offs_count && !table.is_empty() {
+        let mut widest = hand.to_vec();
+        widest.extend(
+            table
+                .iter()
+                .flatten()
+                .filter(|c| {
+                    c.stands_for
+                        .is_some_and(|f| hand.contains(&CardKind::Natural(f)))
+                })
+                .map(|c| c.card),
+        );
+        let goal = goal_for(rules, table_points, rules.turn.discard_pile);
+        if solver.solve_goal(&widest, goal)?.is_none() {
+            return Ok(None);
+        }
+    }
     let mut best: Option<(OpeningPlan, OpeningRank)> = None;
     for (chosen, pool) in combos(rules, round, table, hand, allow)? {
         let laid: u32 = if rules.opening.lay_offs_count {
@@ -278,4 +315,54 @@ fn distinct(cards: &[CardKind]) -> Vec<CardKind> {
     v.sort();
     v.dedup();
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand::seq::SliceRandom;
+    use rand_chacha::ChaCha8Rng;
+    use romme_core::ruleset::presets;
+
+    use super::*;
+
+    /// The check that settles hands which cannot open changes no answer:
+    /// random tables (the melds of dealt cards) and hands, in every preset
+    /// whose lay-offs do not count toward the opening.
+    #[test]
+    fn the_precheck_changes_no_opening() {
+        let mut settled = 0;
+        let mut opened = 0;
+        for name in ["klassisch", "offen", "bieten", "club"] {
+            let Some(Ok(rules)) = presets::load(name) else {
+                panic!("{name} loads");
+            };
+            let solver = PartitionSolver::new(&rules, None).expect("solver");
+            let deck: Vec<CardKind> = rules.deck.cards().iter().map(|c| c.kind()).collect();
+            for seed in 0..40 {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let mut cards = deck.clone();
+                cards.shuffle(&mut rng);
+                // The table: the melds of a few dealt chunks of cards.
+                let mut table: Vec<Vec<MeldCard>> = Vec::new();
+                for chunk in cards[..45].chunks(15) {
+                    table.extend(solver.solve(chunk).expect("solves").melds);
+                }
+                let hand = &cards[45..58];
+                let with = opening_search(&rules, None, &table, hand, true).expect("opening");
+                let without = opening_search(&rules, None, &table, hand, false).expect("opening");
+                assert_eq!(with, without, "{name} seed {seed}");
+                if with.is_some() {
+                    opened += 1;
+                } else {
+                    settled += 1;
+                }
+            }
+        }
+        // Both kinds of answer occur.
+        assert!(
+            opened > 10 && settled > 10,
+            "{opened} opened, {settled} not"
+        );
+    }
 }
