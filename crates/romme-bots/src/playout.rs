@@ -2,7 +2,9 @@
 //! players until it ends or a horizon is reached, then judged.
 //!
 //! The fast player follows the heuristic's rules of thumb (go out when it
-//! can; open with the best opening unless it holds back for a Hand-Rommé;
+//! can; open with the best opening unless it holds back for a Hand-Rommé
+//! — from the hand's own melds where lay-offs do not count toward the
+//! threshold, laying off in the next step of the turn;
 //! put down the hand's melds and lay off when that improves the hand;
 //! discard the card whose loss hurts least), but it builds each play
 //! straight from the solver's answers — [`go_out`], [`best_opening`], the
@@ -163,7 +165,13 @@ fn play(g: &Game, seat: usize, eval: &Eval, hand: &[CardKind]) -> Option<Action>
     };
     if !opened {
         if !hold_back(g, &view, seat, eval, hand) {
-            if let Ok(Some(plan)) = best_opening(rules, round, &table, hand) {
+            // Lay-offs that do not count toward the threshold wait until
+            // the melds are down (the next step of the same turn lays off
+            // what helps): the opening is then sought among the hand's own
+            // melds only, instead of with every combination of lay-offs.
+            let own_only = !rules.opening.lay_offs_count && !rules.opening.table_counts;
+            let seen: &[Vec<romme_core::MeldCard>] = if own_only { &[] } else { &table };
+            if let Ok(Some(plan)) = best_opening(rules, round, seen, hand) {
                 if better(&plan.left, 0.0) {
                     if let Some(a) = g.plan_action(&plan.melds, &plan.lay_offs) {
                         return Some(a);
