@@ -544,21 +544,20 @@ impl<'a> MeldChecker<'a> {
     }
 
     /// Every rank sequence of length `n` a run may have under the ruleset,
-    /// as ranks in run order.
-    fn run_shapes(&self, n: usize) -> Vec<Vec<Rank>> {
+    /// as windows `line[start..start + n]` of one line of ranks: the line
+    /// and the starts, in a fixed order.
+    fn run_shapes(&self, n: usize) -> (Vec<Rank>, Vec<usize>) {
         let runs = &self.rules.melds.runs;
         let ranks = self.rules.deck.kind.ranks();
-        let mut shapes = Vec::new();
         if n > ranks.len() {
-            return shapes;
+            return (Vec::new(), Vec::new());
         }
         if runs.wrap_around {
-            // A cycle over all ranks (ace between king and two).
+            // A cycle over all ranks (ace between king and two): the ranks
+            // twice, windows starting in the first copy.
             let cyc = ranks.len();
-            for start in 0..cyc {
-                shapes.push((0..n).map(|i| ranks[(start + i) % cyc]).collect());
-            }
-            return shapes;
+            let line: Vec<Rank> = ranks.iter().chain(ranks).copied().collect();
+            return (line, (0..cyc).collect());
         }
         // A line of positions: optional low ace, the ranks below ace, optional high ace.
         let mut line: Vec<Rank> = Vec::new();
@@ -571,17 +570,15 @@ impl<'a> MeldChecker<'a> {
             line.push(Rank::Ace);
         }
         if line.len() < n {
-            return shapes;
+            return (line, Vec::new());
         }
-        for start in 0..=line.len() - n {
-            let seq = &line[start..start + n];
-            // A..A (both aces) is never a run.
-            if seq.len() > 1 && seq[0] == Rank::Ace && seq[seq.len() - 1] == Rank::Ace {
-                continue;
-            }
-            shapes.push(seq.to_vec());
-        }
-        shapes
+        // A..A (both aces) is never a run.
+        let starts = (0..=line.len() - n)
+            .filter(|&start| {
+                !(n > 1 && line[start] == Rank::Ace && line[start + n - 1] == Rank::Ace)
+            })
+            .collect();
+        (line, starts)
     }
 
     fn enumerate_runs(
@@ -608,7 +605,13 @@ impl<'a> MeldChecker<'a> {
         let flex: Vec<usize> = (0..n)
             .filter(|&i| matches!(roles[i], Role::Flexible(_)))
             .collect();
-        for shape in self.run_shapes(n) {
+        let (line, starts) = self.run_shapes(n);
+        for shape in starts.iter().map(|&start| &line[start..start + n]) {
+            // Every fixed card's rank must be in the shape (checked before
+            // anything is allocated for it).
+            if !fixed.iter().all(|(_, f)| shape.contains(&f.rank)) {
+                continue;
+            }
             for &suit in &suits {
                 // Place the fixed cards; each needs its own position.
                 let mut slot_of: Vec<Option<usize>> = vec![None; n]; // position -> input index
