@@ -132,41 +132,13 @@ fn fast_step(g: &Game, seat: usize, eval: &Eval) -> Option<Action> {
     }
 }
 
-/// A quick necessary condition for going out, checked before the solver
-/// tries every combination of lay-offs: a hand too short for a meld of its
-/// own must lay off every card but the discard, so each of those must be in
-/// some lay-off. It does not decide (answers true) where exchanges could
-/// free a wild card, a rest is allowed, or the hand could form a meld.
-fn may_go_out(
-    rules: &Ruleset,
-    round: Option<u8>,
-    table: &[Vec<romme_core::MeldCard>],
-    hand: &[CardKind],
-) -> bool {
-    if hand.len() >= usize::from(rules.melds.min_len) || rules.going_out.rest_allowed > 0 {
-        return true;
-    }
-    let Ok(options) = lay_offs(rules, round, table, hand) else {
-        return true;
-    };
-    if options.iter().any(romme_solver::LayOff::is_exchange) {
-        return true;
-    }
-    let mut uncovered = hand.to_vec();
-    for l in &options {
-        uncovered.retain(|c| !l.cards.contains(c));
-    }
-    let discards = usize::from(rules.going_out.final_discard != FinalDiscard::Never);
-    uncovered.len() <= discards
-}
-
 /// After drawing: go out, else the best improving play, else a discard.
 fn play(g: &Game, seat: usize, eval: &Eval, hand: &[CardKind]) -> Option<Action> {
     let rules = eval.rules();
     let round = eval.round();
     let opened = g.has_opened(seat);
     let table = g.table_melds();
-    let plan = if hand.len() <= GO_OUT_HAND && may_go_out(rules, round, &table, hand) {
+    let plan = if hand.len() <= GO_OUT_HAND {
         go_out(rules, round, &table, hand, opened).ok().flatten()
     } else {
         None

@@ -48,12 +48,11 @@ impl Game {
         hand: &[CardKind],
         must: &[CardKind],
     ) -> Vec<Vec<Vec<MeldCard>>> {
-        let mut decls: Vec<(bool, u32, Vec<MeldCard>, Declaration)> = melds
+        let mut decls: Vec<(bool, u32, &Declaration)> = melds
             .iter()
             .map(|d| {
                 let holds = d.ordered.iter().any(|c| must.contains(&c.card));
-                let points = opening::meld_points(&self.rules, d);
-                (holds, points, d.ordered.clone(), d.clone())
+                (holds, opening::meld_points(&self.rules, d), d)
             })
             .collect();
         decls.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
@@ -407,21 +406,9 @@ fn run_line(rules: &Ruleset) -> Vec<Rank> {
     line
 }
 
-/// Every single meld the hand can form, declared, without duplicates.
-pub fn single_melds(
-    checker: &MeldChecker,
-    rules: &Ruleset,
-    hand: &[CardKind],
-) -> Vec<Vec<MeldCard>> {
-    single_meld_declarations(checker, rules, hand)
-        .into_iter()
-        .map(|d| d.ordered)
-        .collect()
-}
-
-/// The melds of [`single_melds`] with their declarations (kind, value,
-/// wild cards), in the same order. Each is what [`MeldChecker::check`]
-/// gives for its ordered cards, so callers need not check them again.
+/// Every single meld the hand can form, declared (the meld is `ordered`),
+/// without duplicates. Each is what [`MeldChecker::check`] gives for its
+/// ordered cards, so callers need not check them again.
 pub fn single_meld_declarations(
     checker: &MeldChecker,
     rules: &Ruleset,
@@ -551,8 +538,8 @@ pub fn single_meld_declarations(
 /// The bounded search for opening combinations.
 struct OpeningSearch<'a> {
     rules: &'a Ruleset,
-    /// (holds a `must` card, opening points, meld, declaration), sorted.
-    decls: &'a [(bool, u32, Vec<MeldCard>, Declaration)],
+    /// (holds a `must` card, opening points, declaration), sorted.
+    decls: &'a [(bool, u32, &'a Declaration)],
     hand: &'a [CardKind],
     must: &'a [CardKind],
     /// Value of the melds on the table (counts with `table_counts`).
@@ -582,24 +569,26 @@ impl OpeningSearch<'_> {
                 return;
             }
             let mut rest = st.left.clone();
-            let fits =
-                self.decls[i]
-                    .2
-                    .iter()
-                    .all(|c| match rest.iter().position(|&k| k == c.card) {
-                        Some(p) => {
-                            rest.swap_remove(p);
-                            true
-                        }
-                        None => false,
-                    });
+            let fits = self.decls[i].2.ordered.iter().all(|c| {
+                match rest.iter().position(|&k| k == c.card) {
+                    Some(p) => {
+                        rest.swap_remove(p);
+                        true
+                    }
+                    None => false,
+                }
+            });
             if !fits {
                 continue;
             }
             st.chosen.push(i);
             let saved = std::mem::replace(&mut st.left, rest);
             if let Some(points) = self.qualifies(st) {
-                let combo = st.chosen.iter().map(|&j| self.decls[j].2.clone()).collect();
+                let combo = st
+                    .chosen
+                    .iter()
+                    .map(|&j| self.decls[j].2.ordered.clone())
+                    .collect();
                 st.out.push((points, combo));
             }
             self.go(i + 1, self.decls.len(), st);
@@ -623,7 +612,7 @@ impl OpeningSearch<'_> {
         {
             return None;
         }
-        let decls: Vec<Declaration> = st.chosen.iter().map(|&j| self.decls[j].3.clone()).collect();
+        let decls: Vec<Declaration> = st.chosen.iter().map(|&j| self.decls[j].2.clone()).collect();
         let attempt = OpeningAttempt {
             melds: &decls,
             lay_off_value: 0,

@@ -18,6 +18,7 @@
 use romme_core::card::CardKind;
 use romme_core::meld::MeldChecker;
 use romme_core::notation::MeldCard;
+use romme_core::penalty::card_points;
 use romme_core::ruleset::{
     FinalDiscard, JokerOpeningValue, LayOff as LayOffRule, OpeningCount, Ruleset,
 };
@@ -222,6 +223,20 @@ pub fn go_out(
     hand: &[CardKind],
     opened: bool,
 ) -> Result<Option<GoOut>, SolveError> {
+    go_out_search(rules, round, table, hand, opened, true)
+}
+
+/// [`go_out`], with or without the check that settles a hand too short
+/// for a meld of its own before the lay-off combinations are listed (the
+/// tests compare the two).
+fn go_out_search(
+    rules: &Ruleset,
+    round: Option<u8>,
+    table: &[Vec<MeldCard>],
+    hand: &[CardKind],
+    opened: bool,
+    precheck: bool,
+) -> Result<Option<GoOut>, SolveError> {
     let checker = MeldChecker::new(rules, round)?;
     checker.check_cards(hand)?;
     let solver = PartitionSolver::new(rules, round)?;
@@ -239,6 +254,32 @@ pub fn go_out(
     } else {
         0
     };
+    // A hand too short for a meld of its own goes out only by laying off
+    // every card but the discard (and cards worth nothing, which may stay):
+    // when one of those is in no lay-off, no combination helps. Not
+    // decided here when an exchange could free a wild card to meld with
+    // or a rest is allowed.
+    if precheck && rest_limit == 0 && hand.len() < usize::from(rules.melds.min_len) {
+        let options = if allow {
+            lay_offs(rules, round, table, hand)?
+        } else {
+            Vec::new()
+        };
+        if !options.iter().any(LayOff::is_exchange) {
+            let mut uncovered: Vec<CardKind> = hand
+                .iter()
+                .copied()
+                .filter(|&c| card_points(rules, c, round) > 0)
+                .collect();
+            for l in &options {
+                uncovered.retain(|c| !l.cards.contains(c));
+            }
+            let discards = usize::from(rules.going_out.final_discard != FinalDiscard::Never);
+            if uncovered.len() > discards {
+                return Ok(None);
+            }
+        }
+    }
     let mut best: Option<(GoOut, (u32, usize))> = None;
     for (chosen, pool) in combos(rules, round, table, hand, allow)? {
         let used_table = !chosen.is_empty();
@@ -364,5 +405,44 @@ mod tests {
             opened > 10 && settled > 10,
             "{opened} opened, {settled} not"
         );
+    }
+
+    /// The check that settles short hands which cannot go out changes no
+    /// answer: random tables and hands of one or two cards, opened or not,
+    /// in presets with and without counting lay-offs.
+    #[test]
+    fn the_precheck_changes_no_way_out() {
+        let mut out = 0;
+        let mut not = 0;
+        for name in ["klassisch", "offen", "bieten", "club", "anlegen", "raeuber"] {
+            let Some(Ok(rules)) = presets::load(name) else {
+                panic!("{name} loads");
+            };
+            let solver = PartitionSolver::new(&rules, None).expect("solver");
+            let deck: Vec<CardKind> = rules.deck.cards().iter().map(|c| c.kind()).collect();
+            for seed in 0..60 {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let mut cards = deck.clone();
+                cards.shuffle(&mut rng);
+                let mut table: Vec<Vec<MeldCard>> = Vec::new();
+                for chunk in cards[..60].chunks(15) {
+                    table.extend(solver.solve(chunk).expect("solves").melds);
+                }
+                let hand = &cards[60..61 + (seed as usize % 2)];
+                for opened in [true, false] {
+                    let with = go_out_search(&rules, None, &table, hand, opened, true);
+                    let without = go_out_search(&rules, None, &table, hand, opened, false);
+                    let (with, without) = (with.expect("solves"), without.expect("solves"));
+                    assert_eq!(with, without, "{name} seed {seed} opened {opened}");
+                    if with.is_some() {
+                        out += 1;
+                    } else {
+                        not += 1;
+                    }
+                }
+            }
+        }
+        // Both kinds of answer occur.
+        assert!(out > 10 && not > 10, "{out} out, {not} not");
     }
 }
