@@ -367,6 +367,24 @@ mod tests {
 
     use super::*;
 
+    /// A random table, the melds of `table_cards` shuffled cards dealt in
+    /// chunks of 15, and the rest of the deck.
+    fn dealt(
+        rules: &Ruleset,
+        seed: u64,
+        table_cards: usize,
+    ) -> (Vec<Vec<MeldCard>>, Vec<CardKind>) {
+        let solver = PartitionSolver::new(rules, None).expect("solver");
+        let mut cards: Vec<CardKind> = rules.deck.cards().iter().map(|c| c.kind()).collect();
+        cards.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+        let rest = cards.split_off(table_cards);
+        let table = cards
+            .chunks(15)
+            .flat_map(|chunk| solver.solve(chunk).expect("solves").melds)
+            .collect();
+        (table, rest)
+    }
+
     /// The check that settles hands which cannot open changes no answer:
     /// random tables (the melds of dealt cards) and hands, in every preset
     /// whose lay-offs do not count toward the opening.
@@ -378,18 +396,9 @@ mod tests {
             let Some(Ok(rules)) = presets::load(name) else {
                 panic!("{name} loads");
             };
-            let solver = PartitionSolver::new(&rules, None).expect("solver");
-            let deck: Vec<CardKind> = rules.deck.cards().iter().map(|c| c.kind()).collect();
             for seed in 0..40 {
-                let mut rng = ChaCha8Rng::seed_from_u64(seed);
-                let mut cards = deck.clone();
-                cards.shuffle(&mut rng);
-                // The table: the melds of a few dealt chunks of cards.
-                let mut table: Vec<Vec<MeldCard>> = Vec::new();
-                for chunk in cards[..45].chunks(15) {
-                    table.extend(solver.solve(chunk).expect("solves").melds);
-                }
-                let hand = &cards[45..58];
+                let (table, rest) = dealt(&rules, seed, 45);
+                let hand = &rest[..13];
                 let with = opening_search(&rules, None, &table, hand, true).expect("opening");
                 let without = opening_search(&rules, None, &table, hand, false).expect("opening");
                 assert_eq!(with, without, "{name} seed {seed}");
@@ -418,17 +427,9 @@ mod tests {
             let Some(Ok(rules)) = presets::load(name) else {
                 panic!("{name} loads");
             };
-            let solver = PartitionSolver::new(&rules, None).expect("solver");
-            let deck: Vec<CardKind> = rules.deck.cards().iter().map(|c| c.kind()).collect();
             for seed in 0..60 {
-                let mut rng = ChaCha8Rng::seed_from_u64(seed);
-                let mut cards = deck.clone();
-                cards.shuffle(&mut rng);
-                let mut table: Vec<Vec<MeldCard>> = Vec::new();
-                for chunk in cards[..60].chunks(15) {
-                    table.extend(solver.solve(chunk).expect("solves").melds);
-                }
-                let hand = &cards[60..61 + (seed as usize % 2)];
+                let (table, rest) = dealt(&rules, seed, 60);
+                let hand = &rest[..1 + (seed as usize % 2)];
                 for opened in [true, false] {
                     let with = go_out_search(&rules, None, &table, hand, opened, true);
                     let without = go_out_search(&rules, None, &table, hand, opened, false);
