@@ -179,12 +179,7 @@ impl Game {
             }
             Phase::MatchOver => Vec::new(),
         };
-        let mut seen = rustc_hash::FxHashSet::default();
-        let unique = candidates
-            .into_iter()
-            .filter(|a| seen.insert(a.clone()))
-            .collect();
-        (unique, deferred)
+        (unique(candidates), deferred)
     }
 
     /// With a short hand: the solver's way of going out (new melds and
@@ -348,6 +343,22 @@ impl Game {
         }
         (out, deferred)
     }
+}
+
+/// The actions without repeats, in their first order. Only the hashes go
+/// into a set; an action whose hash was seen is compared with the kept ones
+/// (cloning every action into a set cost more than listing them).
+fn unique(actions: Vec<Action>) -> Vec<Action> {
+    use std::hash::BuildHasher as _;
+    let hasher = rustc_hash::FxBuildHasher;
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut out: Vec<Action> = Vec::with_capacity(actions.len());
+    for a in actions {
+        if seen.insert(hasher.hash_one(&a)) || !out.contains(&a) {
+            out.push(a);
+        }
+    }
+    out
 }
 
 /// Whether `seat` could meld `card` (the top discard) in this turn if it

@@ -16,8 +16,7 @@
 //! samples is a search over what the seat considers possible.
 
 use rand::seq::SliceRandom;
-use rand::{Rng, RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use rand::{Rng, RngExt};
 use romme_core::Card;
 use romme_core::ruleset::Ruleset;
 
@@ -115,9 +114,10 @@ impl SeatState {
     }
 
     /// A fixed determinization, for questions whose answer does not depend
-    /// on the hidden cards.
+    /// on the hidden cards: the unseen cards dealt in their sorted order,
+    /// without a shuffle (the random bot asks this once per action).
     fn any_sample(&self) -> Game {
-        self.determinize(&mut ChaCha8Rng::seed_from_u64(0))
+        self.deal(self.unseen.clone(), 0)
     }
 
     /// Every card the seat has not seen (in other hands or the stock),
@@ -142,8 +142,14 @@ impl SeatState {
     pub fn determinize<R: Rng + ?Sized>(&self, rng: &mut R) -> Game {
         let mut pool = self.unseen.clone();
         pool.shuffle(rng);
+        self.deal(pool, rng.random())
+    }
+
+    /// The game with `pool` dealt into the hidden places (from its end) and
+    /// the rest as the stock, and `seed` for later shuffles.
+    fn deal(&self, mut pool: Vec<Card>, seed: u64) -> Game {
         let mut g = self.public.fork();
-        g.seed = rng.random();
+        g.seed = seed;
         for (s, &n) in self.hidden.iter().enumerate() {
             let at = pool.len() - n;
             g.hands[s].extend(pool.drain(at..));
