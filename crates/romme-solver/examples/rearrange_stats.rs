@@ -51,9 +51,15 @@ fn main() {
             times.push(start.elapsed().as_nanos() as u64);
             if std::env::var_os("VERBOSE").is_some() {
                 let jokers = hand.iter().filter(|c| c.is_joker()).count();
+                // The answer itself, so runs of two builds can be compared.
+                let answer = r.as_ref().map_or_else(
+                    |e| e.to_string(),
+                    |r| format!("{:?} {:?} {}", r.table, r.hand, r.changed),
+                );
                 eprintln!(
-                    "seed {seed} jokers {jokers} {:.3} ms",
-                    start.elapsed().as_secs_f64() * 1e3
+                    "seed {seed} jokers {jokers} {:.3} ms answer {:016x}",
+                    start.elapsed().as_secs_f64() * 1e3,
+                    fnv(answer.as_bytes())
                 );
             }
             if let Ok(r) = r {
@@ -75,4 +81,11 @@ fn main() {
             placed as f64 / times.len() as f64
         );
     }
+}
+
+/// FNV-1a, for a short fingerprint of an answer.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }

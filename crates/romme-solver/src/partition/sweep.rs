@@ -32,32 +32,57 @@ const NEVER: u8 = 15;
 /// fits; only with more decks can a sweep stop on it.
 const MAX_OPEN: usize = 16;
 
-/// An open run as the state sees it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
-struct Open {
-    suit: u8,
-    /// Cards so far (capped at the minimum length where that is enough).
-    len: u8,
-    /// Holds a natural card.
-    nat: bool,
-    /// The run holds a whole original run once it reaches this position.
-    need: u8,
-    /// Its last card is a wild token.
-    tail_tok: bool,
-    /// It starts with a token, so it must run to the end of the line (a
-    /// token at the start is only needed where the right end has no room;
-    /// elsewhere the same run is built with the token at the right end).
-    to_end: bool,
-}
+/// An open run as the state sees it, packed into 14 bits so that states
+/// sort, compare and hash as short integers. The fields, from the most
+/// significant bits down (so the integer order is the order of the fields):
+/// the suit (3 bits); the cards so far (4 bits, capped at the minimum length
+/// where that is enough); whether it holds a natural card; `need`, the
+/// position from which on it holds a whole original run (4 bits); whether
+/// its last card is a wild token; whether it starts with a token, so it must
+/// run to the end of the line (a token at the start is only needed where the
+/// right end has no room; elsewhere the same run is built with the token at
+/// the right end).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Hash)]
+struct Open(u16);
 
 impl Open {
+    fn new(suit: u8, len: u8, nat: bool, need: u8, tail_tok: bool, to_end: bool) -> Open {
+        Open(
+            u16::from(suit) << 11
+                | u16::from(len) << 7
+                | u16::from(nat) << 6
+                | u16::from(need) << 2
+                | u16::from(tail_tok) << 1
+                | u16::from(to_end),
+        )
+    }
+
+    fn suit(self) -> u8 {
+        (self.0 >> 11) as u8
+    }
+
+    fn len(self) -> u8 {
+        (self.0 >> 7 & 0xf) as u8
+    }
+
+    fn nat(self) -> bool {
+        self.0 >> 6 & 1 == 1
+    }
+
+    fn need(self) -> u8 {
+        (self.0 >> 2 & 0xf) as u8
+    }
+
+    fn tail_tok(self) -> bool {
+        self.0 >> 1 & 1 == 1
+    }
+
+    fn to_end(self) -> bool {
+        self.0 & 1 == 1
+    }
+
     fn code(self) -> u128 {
-        u128::from(self.suit)
-            | u128::from(self.len) << 3
-            | u128::from(self.nat) << 7
-            | u128::from(self.need) << 8
-            | u128::from(self.tail_tok) << 12
-            | u128::from(self.to_end) << 13
+        u128::from(self.0)
     }
 }
 
@@ -132,6 +157,12 @@ struct SuitChoice {
     tokens: u8,
     /// Changed melds among the runs that ended.
     changes: u64,
+    /// The suit's runs open after this position, sorted (filled in once per
+    /// choice, not per combination of the suits' choices).
+    runs: [Open; MAX_OPEN],
+    runs_n: u8,
+    /// Natural copies of this position left for sets.
+    pool: u8,
 }
 
 /// Sets formed at one rank and the copies left in the hand.
@@ -152,6 +183,15 @@ struct Transition {
     picks: [u8; 5],
     /// The set choice: index among `set_choices(pool, budget)`.
     set: Option<(u8, [u8; 5], u8)>,
+}
+
+/// Buffers of one depth of the search, kept between states.
+#[derive(Default)]
+struct Buffers {
+    per_suit: Vec<Vec<SuitChoice>>,
+    trans: Vec<Transition>,
+    /// (cost, index) of the transitions, to visit them cheapest first.
+    order: Vec<(u64, u32)>,
 }
 
 /// A run being built during reconstruction.
@@ -176,12 +216,16 @@ pub(super) struct Sweep<'t> {
     ace_twice: bool,
     /// Cap on a run's tracked length.
     len_cap: u8,
+    /// The ruleset's suits are listed in ascending order.
+    suits_ascending: bool,
     /// Original runs (suit, first and last line position).
     orig_runs: Vec<(u8, u8, u8)>,
     /// Original sets (rank, naturals per suit).
     orig_sets: Vec<(usize, [u8; 5])>,
     memo: FxHashMap<Key, (u64, bool)>,
     sets_memo: FxHashMap<(usize, [u8; 5], u8), Rc<[SetChoice]>>,
+    /// Per position: buffers for listing transitions.
+    bufs: Vec<Buffers>,
     /// States evaluated.
     pub(super) nodes: u64,
     node_limit: u64,
@@ -250,10 +294,12 @@ impl<'t> Sweep<'t> {
             len,
             ace_twice,
             len_cap,
+            suits_ascending: t.suits.windows(2).all(|w| w[0] < w[1]),
             orig_runs,
             orig_sets,
             memo: FxHashMap::default(),
             sets_memo: FxHashMap::default(),
+            bufs: (0..=len).map(|_| Buffers::default()).collect(),
             nodes: 0,
             node_limit,
             deadline,
@@ -392,20 +438,32 @@ impl<'t> Sweep<'t> {
             return INF;
         }
         let mut best = INF;
-        let (_, mut trans) = self.transitions(p, state);
-        trans.sort_by_key(|tr| tr.cost);
-        for tr in trans {
+        // This depth's buffers, lent out while its children use theirs.
+        let mut bufs = std::mem::take(&mut self.bufs[p]);
+        self.transitions_into(p, state, &mut bufs.per_suit, &mut bufs.trans);
+        // Cheapest first; among equals in the order listed.
+        bufs.order.clear();
+        bufs.order.extend(
+            bufs.trans
+                .iter()
+                .enumerate()
+                .map(|(i, tr)| (tr.cost, i as u32)),
+        );
+        bufs.order.sort_unstable();
+        for &(cost, i) in &bufs.order {
             let bound = best.min(limit);
-            if tr.cost >= bound {
+            if cost >= bound {
                 break;
             }
             let rest = if p == self.len {
                 0
             } else {
-                self.value(p + 1, &tr.next, bound - tr.cost)
+                let next = bufs.trans[i as usize].next;
+                self.value(p + 1, &next, bound - cost)
             };
-            best = best.min(tr.cost.saturating_add(rest));
+            best = best.min(cost.saturating_add(rest));
         }
+        self.bufs[p] = bufs;
         // Below the limit the search was exact; else only a bound.
         let exact = best < limit;
         let v = if exact { best } else { limit };
@@ -427,26 +485,20 @@ impl<'t> Sweep<'t> {
     /// The run after a card at position `p` joined it (a run that holds a
     /// whole original run forgets where that was: `need` 0).
     fn grown(&self, o: Open, natural: bool, p: usize) -> Open {
-        let covered = o.need != NEVER && usize::from(o.need) <= p;
-        Open {
-            len: (o.len + 1).min(self.len_cap),
-            nat: o.nat || natural,
-            need: if covered { 0 } else { o.need },
-            tail_tok: !natural,
-            ..o
-        }
+        let covered = o.need() != NEVER && usize::from(o.need()) <= p;
+        Open::new(
+            o.suit(),
+            (o.len() + 1).min(self.len_cap),
+            o.nat() || natural,
+            if covered { 0 } else { o.need() },
+            !natural,
+            o.to_end(),
+        )
     }
 
     /// A run starting at position `p` of suit `s`.
     fn started(&self, s: usize, p: usize, natural: bool) -> Open {
-        Open {
-            suit: s as u8,
-            len: 1,
-            nat: natural,
-            need: self.need_for(s, p),
-            tail_tok: !natural,
-            to_end: !natural,
-        }
+        Open::new(s as u8, 1, natural, self.need_for(s, p), !natural, !natural)
     }
 
     /// Whether a run may end with this state, and whether ending it (last
@@ -456,13 +508,13 @@ impl<'t> Sweep<'t> {
     /// cannot grow to the right.
     fn end_cost(&self, o: Open, last: usize) -> Option<u64> {
         let t = self.t;
-        let spare_tail = o.tail_tok && usize::from(o.len) > t.min_len;
-        let no_room = last + 1 == self.len || usize::from(o.len) >= t.max_run;
-        let valid = usize::from(o.len) >= t.min_len
-            && (o.nat || t.all_wild)
+        let spare_tail = o.tail_tok() && usize::from(o.len()) > t.min_len;
+        let no_room = last + 1 == self.len || usize::from(o.len()) >= t.max_run;
+        let valid = usize::from(o.len()) >= t.min_len
+            && (o.nat() || t.all_wild)
             && !spare_tail
-            && (!o.to_end || no_room);
-        valid.then(|| u64::from(!(o.need != NEVER && usize::from(o.need) <= last)))
+            && (!o.to_end() || no_room);
+        valid.then(|| u64::from(!(o.need() != NEVER && usize::from(o.need()) <= last)))
     }
 
     /// Every transition from `state` at position `p` (`p == len`: only the
@@ -470,18 +522,34 @@ impl<'t> Sweep<'t> {
     /// from. The order is deterministic (reconstruction takes the first
     /// optimal one).
     fn transitions(&mut self, p: usize, state: &State) -> (Vec<Vec<SuitChoice>>, Vec<Transition>) {
+        let mut per_suit = Vec::new();
+        let mut out = Vec::new();
+        self.transitions_into(p, state, &mut per_suit, &mut out);
+        (per_suit, out)
+    }
+
+    /// [`Sweep::transitions`] into buffers that are cleared first.
+    fn transitions_into(
+        &mut self,
+        p: usize,
+        state: &State,
+        per_suit: &mut Vec<Vec<SuitChoice>>,
+        out: &mut Vec<Transition>,
+    ) {
         let t = self.t;
         let budget = self.tokens - state.used;
-        let mut per_suit: Vec<Vec<SuitChoice>> = Vec::with_capacity(t.suits.len());
-        for &s in &t.suits {
+        out.clear();
+        per_suit.resize_with(t.suits.len(), Vec::new);
+        for (k, &s) in t.suits.iter().enumerate() {
             let opens: Vec<Open> = state
                 .open()
                 .iter()
                 .copied()
-                .filter(|o| usize::from(o.suit) == s)
+                .filter(|o| usize::from(o.suit()) == s)
                 .collect();
             let avail = self.avail(p, s, state);
-            let mut out = Vec::new();
+            let choices = &mut per_suit[k];
+            choices.clear();
             let mut choice = SuitChoice {
                 steps: [Step::End; MAX_OPEN],
                 n: 0,
@@ -490,17 +558,48 @@ impl<'t> Sweep<'t> {
                 naturals: 0,
                 tokens: 0,
                 changes: 0,
+                runs: [Open::default(); MAX_OPEN],
+                runs_n: 0,
+                pool: 0,
             };
-            self.suit_choices(p, &opens, (avail, budget), &mut choice, &mut out);
-            if out.is_empty() {
-                return (per_suit, Vec::new());
+            self.suit_choices(p, &opens, (avail, budget), &mut choice, choices);
+            if choices.is_empty() {
+                return;
             }
-            per_suit.push(out);
+            for c in choices.iter_mut() {
+                if !self.fill_runs(p, s, &opens, c) {
+                    self.stopped = true;
+                    return;
+                }
+                c.pool = avail - c.naturals;
+            }
         }
-        let mut out = Vec::new();
         let mut picks = [0u8; 5];
-        self.combine(p, state, &per_suit, 0, &mut picks, &mut out);
-        (per_suit, out)
+        self.combine(p, state, per_suit, 0, &mut picks, out);
+    }
+
+    /// The runs of suit `s` open after position `p` under choice `c`,
+    /// sorted (false when they do not fit the encoding).
+    fn fill_runs(&self, p: usize, s: usize, opens: &[Open], c: &mut SuitChoice) -> bool {
+        let mut n = 0usize;
+        for (o, &step) in opens.iter().zip(&c.steps[..usize::from(c.n)]) {
+            if step != Step::End {
+                c.runs[n] = self.grown(*o, step == Step::Natural, p);
+                n += 1;
+            }
+        }
+        if p < self.len {
+            for i in 0..c.start_nat + c.start_tok {
+                if n == MAX_OPEN {
+                    return false;
+                }
+                c.runs[n] = self.started(s, p, i < c.start_nat);
+                n += 1;
+            }
+        }
+        c.runs[..n].sort_unstable();
+        c.runs_n = n as u8;
+        true
     }
 
     /// Natural copies of suit `s` at position `p` (the high ace: those not
@@ -555,30 +654,25 @@ impl<'t> Sweep<'t> {
             let c = &per_suit[k][usize::from(picks[k])];
             changes += c.changes;
             next.used += c.tokens;
-            let mut steps = c.steps[..usize::from(c.n)].iter();
-            for o in state.open().iter().filter(|o| usize::from(o.suit) == s) {
-                let step = steps.next().copied().unwrap_or(Step::End);
-                if step != Step::End && !next.push(self.grown(*o, step == Step::Natural, p)) {
+            for &o in &c.runs[..usize::from(c.runs_n)] {
+                if !next.push(o) {
                     self.stopped = true;
                     return;
                 }
             }
             if p < self.len {
-                for i in 0..c.start_nat + c.start_tok {
-                    let o = self.started(s, p, i < c.start_nat);
-                    if !next.push(o) {
-                        self.stopped = true;
-                        return;
-                    }
-                }
-                pool[s] = self.avail(p, s, state) - c.naturals;
+                pool[s] = c.pool;
                 if self.ace_twice && p == 0 {
                     next.aces_low[s] = c.naturals;
                 }
             }
         }
-        let n = usize::from(next.n);
-        next.runs[..n].sort_unstable();
+        // Runs sort by suit first: with the suits in ascending order the
+        // suits' sorted lists, one after the other, are sorted.
+        if !self.suits_ascending {
+            let n = usize::from(next.n);
+            next.runs[..n].sort_unstable();
+        }
         let forms_sets = p < self.len && !(self.ace_twice && p == 0);
         if forms_sets {
             let rank = t.line[t.suits[0]][p] % 13;
@@ -645,7 +739,7 @@ impl<'t> Sweep<'t> {
             Step::End
         };
         // A capped length is below max_run; an exact one is checked.
-        let can_grow = p < self.len && usize::from(o.len) < t.max_run;
+        let can_grow = p < self.len && usize::from(o.len()) < t.max_run;
         for step in [Step::End, Step::Natural, Step::Token] {
             if step < floor {
                 continue;
