@@ -24,6 +24,8 @@ use super::{Best, FACES, Shape, Tables};
 
 /// No finite cost.
 const INF: u64 = u64::MAX / 4;
+/// Marks a memo entry that is only a lower bound (costs stay below INF).
+const BOUND: u64 = 1 << 63;
 /// `need` of a run that can never hold a whole original run.
 const NEVER: u8 = 15;
 /// Most runs open at one time that the state encoding holds. Between two
@@ -80,10 +82,6 @@ impl Open {
     fn to_end(self) -> bool {
         self.0 & 1 == 1
     }
-
-    fn code(self) -> u128 {
-        u128::from(self.0)
-    }
 }
 
 /// The state between two positions.
@@ -114,24 +112,28 @@ impl State {
         true
     }
 
-    /// The memo key: the runs at 14 bits each, eight to a word, then the
-    /// position, the tokens used and the low aces.
+    /// The memo key, 32 bytes: run `i` at 14 bits in word `i / 4` (a run's
+    /// code is never 0, so an empty slot cannot pass for a run); the top
+    /// byte of the first three words holds the position, the tokens used
+    /// and the low aces.
     fn key(&self, p: usize) -> Key {
-        let mut runs = [0u128; 2];
+        let mut words = [0u64; 4];
         for (i, r) in self.open().iter().enumerate() {
-            let w = &mut runs[i / 8];
-            *w = (*w << 14) | r.code();
+            words[i / 4] |= u64::from(r.0) << (14 * (i % 4));
         }
         let mut misc = p as u32 | u32::from(self.used) << 4;
         for (i, &a) in self.aces_low.iter().enumerate() {
             misc |= u32::from(a) << (8 + 2 * i);
         }
-        (runs, misc)
+        for (i, w) in words.iter_mut().take(3).enumerate() {
+            *w |= u64::from(misc >> (8 * i) & 0xff) << 56;
+        }
+        words
     }
 }
 
 /// A memo key (see [`State::key`]).
-type Key = ([u128; 2], u32);
+type Key = [u64; 4];
 
 /// What one open run does at a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -222,7 +224,8 @@ pub(super) struct Sweep<'t> {
     orig_runs: Vec<(u8, u8, u8)>,
     /// Original sets (rank, naturals per suit).
     orig_sets: Vec<(usize, [u8; 5])>,
-    memo: FxHashMap<Key, (u64, bool)>,
+    /// Per state: the least cost, or a lower bound with [`BOUND`] set.
+    memo: FxHashMap<Key, u64>,
     sets_memo: FxHashMap<(usize, [u8; 5], u8), Rc<[SetChoice]>>,
     /// Per position: buffers for listing transitions.
     bufs: Vec<Buffers>,
@@ -423,8 +426,9 @@ impl<'t> Sweep<'t> {
             return INF;
         }
         let key = state.key(p);
-        if let Some(&(v, exact)) = self.memo.get(&key) {
-            if exact || v >= limit {
+        if let Some(&m) = self.memo.get(&key) {
+            let v = m & !BOUND;
+            if m & BOUND == 0 || v >= limit {
                 return v;
             }
         }
@@ -467,7 +471,7 @@ impl<'t> Sweep<'t> {
         // Below the limit the search was exact; else only a bound.
         let exact = best < limit;
         let v = if exact { best } else { limit };
-        self.memo.insert(key, (v, exact));
+        self.memo.insert(key, if exact { v } else { v | BOUND });
         v
     }
 
