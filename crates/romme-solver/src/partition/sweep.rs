@@ -229,6 +229,9 @@ pub(super) struct Sweep<'t> {
     sets_memo: FxHashMap<(usize, [u8; 5], u8), Rc<[SetChoice]>>,
     /// Per position: buffers for listing transitions.
     bufs: Vec<Buffers>,
+    /// Transitions costing this much or more are not listed (the limit of
+    /// the state being expanded).
+    cut: u64,
     /// States evaluated.
     pub(super) nodes: u64,
     node_limit: u64,
@@ -303,6 +306,7 @@ impl<'t> Sweep<'t> {
             memo: FxHashMap::default(),
             sets_memo: FxHashMap::default(),
             bufs: (0..=len).map(|_| Buffers::default()).collect(),
+            cut: INF,
             nodes: 0,
             node_limit,
             deadline,
@@ -444,6 +448,8 @@ impl<'t> Sweep<'t> {
         let mut best = INF;
         // This depth's buffers, lent out while its children use theirs.
         let mut bufs = std::mem::take(&mut self.bufs[p]);
+        // Transitions that cost the limit or more are never visited.
+        self.cut = limit;
         self.transitions_into(p, state, &mut bufs.per_suit, &mut bufs.trans);
         // Cheapest first; among equals in the order listed.
         bufs.order.clear();
@@ -528,6 +534,7 @@ impl<'t> Sweep<'t> {
     fn transitions(&mut self, p: usize, state: &State) -> (Vec<Vec<SuitChoice>>, Vec<Transition>) {
         let mut per_suit = Vec::new();
         let mut out = Vec::new();
+        self.cut = INF;
         self.transitions_into(p, state, &mut per_suit, &mut out);
         (per_suit, out)
     }
@@ -545,12 +552,11 @@ impl<'t> Sweep<'t> {
         out.clear();
         per_suit.resize_with(t.suits.len(), Vec::new);
         for (k, &s) in t.suits.iter().enumerate() {
-            let opens: Vec<Open> = state
-                .open()
-                .iter()
-                .copied()
-                .filter(|o| usize::from(o.suit()) == s)
-                .collect();
+            // The runs sort by suit first: a suit's runs are one slice.
+            let all = state.open();
+            let from = all.partition_point(|o| usize::from(o.suit()) < s);
+            let to = from + all[from..].partition_point(|o| usize::from(o.suit()) == s);
+            let opens = &all[from..to];
             let avail = self.avail(p, s, state);
             let choices = &mut per_suit[k];
             choices.clear();
@@ -566,12 +572,12 @@ impl<'t> Sweep<'t> {
                 runs_n: 0,
                 pool: 0,
             };
-            self.suit_choices(p, &opens, (avail, budget), &mut choice, choices);
+            self.suit_choices(p, opens, (avail, budget), &mut choice, choices);
             if choices.is_empty() {
                 return;
             }
             for c in choices.iter_mut() {
-                if !self.fill_runs(p, s, &opens, c) {
+                if !self.fill_runs(p, s, opens, c) {
                     self.stopped = true;
                     return;
                 }
@@ -639,7 +645,10 @@ impl<'t> Sweep<'t> {
                 let tok: u8 = (0..=k)
                     .map(|j| per_suit[j][usize::from(picks[j])].tokens)
                     .sum();
-                if tok > budget {
+                let changes: u64 = (0..=k)
+                    .map(|j| per_suit[j][usize::from(picks[j])].changes)
+                    .sum();
+                if tok > budget || changes >= self.cut {
                     continue;
                 }
                 self.combine(p, state, per_suit, k + 1, picks, out);
@@ -683,6 +692,9 @@ impl<'t> Sweep<'t> {
             let set_budget = self.tokens - next.used;
             let options = self.set_choices(p, rank, pool, set_budget);
             for (i, sc) in options.iter().enumerate() {
+                if changes + sc.cost >= self.cut {
+                    continue;
+                }
                 let mut next = next;
                 next.used += sc.tokens;
                 out.push(Transition {
