@@ -37,9 +37,12 @@ const GO_OUT_HAND: usize = 3;
 pub(crate) const HORIZON_TURNS: usize = 6;
 
 /// Play the sample on from `seat`'s decision; the value for `seat`
-/// (higher is better): the real score difference when the game ended
-/// within the horizon, else the difference of the hands' values. `eval`
-/// is for the sample's ruleset and round.
+/// (higher is better): the real score difference to the best of the
+/// others when the game ended within the horizon, else the difference of
+/// the hands' values to the best other hand. Against the best rival, not
+/// the average: with three or more seats a game lost to one opponent is
+/// lost however badly a third one does (with two seats both are the same).
+/// `eval` is for the sample's ruleset and round.
 pub(crate) fn playout(g: &mut Game, seat: usize, eval: &Eval) -> f64 {
     let game_no = g.sheet().games().len();
     let fast = fast_rules(g.rules()) && !g.is_patience();
@@ -72,25 +75,25 @@ fn judge(g: &Game, seat: usize, game_no: usize, eval: &Eval) -> f64 {
     if let Some(score) = g.sheet().games().get(game_no) {
         // The game ended: the real score difference.
         let mine = score.players.get(seat).map_or(0, |p| p.points) as f64;
-        let others: Vec<f64> = score
+        let best = score
             .players
             .iter()
             .enumerate()
             .filter(|(s, _)| *s != seat)
             .map(|(_, p)| p.points as f64)
-            .collect();
-        let avg = others.iter().sum::<f64>() / others.len().max(1) as f64;
-        return avg - mine;
+            .reduce(f64::min)
+            .unwrap_or(mine);
+        return best - mine;
     }
     // Judge the hands.
     let value = |s: usize| eval.hand(&kinds(g.hand(s).unwrap_or(&[])));
     let mine = value(seat);
-    let others: Vec<f64> = (0..g.seats())
+    let best = (0..g.seats())
         .filter(|&s| s != seat && g.hand(s).is_some_and(|h| !h.is_empty()))
         .map(value)
-        .collect();
-    let avg = others.iter().sum::<f64>() / others.len().max(1) as f64;
-    avg - mine
+        .reduce(f64::min)
+        .unwrap_or(0.0);
+    best - mine
 }
 
 /// Rulesets the fast player knows: a discard pile to draw from and to end
