@@ -266,6 +266,12 @@ impl Game {
         let melds = single_meld_declarations(&checker, &self.rules, &hand);
         if self.opened[seat] {
             for d in &melds {
+                // Plays the engine refuses for the cards they use (one that
+                // must be melded is missing) are not listed.
+                let used: Vec<CardKind> = d.ordered.iter().map(|c| c.card).collect();
+                if self.play_allowed(seat, false, false, &used).is_err() {
+                    continue;
+                }
                 out.push(Action::Meld {
                     melds: vec![d.ordered.clone()],
                     lay_offs: Vec::new(),
@@ -293,12 +299,28 @@ impl Game {
             }
             GoOut::Deferred => hand.len() <= GO_OUT_HAND,
         };
-        // Single-card lay-offs (a joker once per reading).
+        // Single-card lay-offs (a joker once per reading), of the cards
+        // and onto the melds the rules let the seat lay off.
         let mut kinds = hand.clone();
         kinds.dedup();
+        let lay_off_kinds: Vec<CardKind> = kinds
+            .iter()
+            .copied()
+            .filter(|&k| self.play_allowed(seat, true, true, &[k]).is_ok())
+            .collect();
         for (i, meld) in self.table.iter().enumerate() {
             let lying = meld.meld_cards();
-            for &k in &kinds {
+            let kinds_here = if self.may_lay_off_on(seat, meld.owner) {
+                &lay_off_kinds[..]
+            } else {
+                &[]
+            };
+            for &k in kinds_here {
+                if let (Some(f), false) = (k.face(), checker.is_wild(k)) {
+                    if !could_extend(&lying, f) {
+                        continue;
+                    }
+                }
                 let mut cards = lying.clone();
                 cards.push(MeldCard::plain(k));
                 let faces: Vec<Option<Face>> = if checker.is_wild(k) {
@@ -343,6 +365,32 @@ impl Game {
         }
         (out, deferred)
     }
+}
+
+/// Whether a natural card `f` could extend the meld `lying` (its wild
+/// cards declared, and declarations are honoured): a meld of one rank takes
+/// only that rank, a run only its suit. Only a necessary condition, so the
+/// list keeps every legal lay-off; the engine decides the rest. It spares
+/// the random bot trying, on a copy of the game, the many lay-offs of cards
+/// that cannot fit.
+fn could_extend(lying: &[MeldCard], f: Face) -> bool {
+    let Some(faces) = lying
+        .iter()
+        .map(|c| c.effective())
+        .collect::<Option<Vec<Face>>>()
+    else {
+        return true;
+    };
+    let Some(first) = faces.first().copied() else {
+        return true;
+    };
+    if faces.iter().all(|g| g.rank == first.rank) {
+        return f.rank == first.rank;
+    }
+    if faces.iter().all(|g| g.suit == first.suit) {
+        return f.suit == first.suit;
+    }
+    true
 }
 
 /// The actions without repeats, in their first order. Only the hashes go

@@ -146,6 +146,50 @@ impl Game {
         Ok((meld, d))
     }
 
+    /// The checks of a play that depend only on the seat and the cards it
+    /// uses (`used`: every card of the new melds and lay-offs), before any
+    /// meld is looked at: a card that must be melded at once (taken from the
+    /// discard pile, or a freed joker) is in it; lay-offs are played, and
+    /// made before the opening only where they count toward it or come with
+    /// new melds. Listing candidates asks the same, so it lists no play the
+    /// engine would refuse for these reasons.
+    pub(crate) fn play_allowed(
+        &self,
+        seat: usize,
+        no_melds: bool,
+        lays_off: bool,
+        used: &[CardKind],
+    ) -> Result<(), ActionError> {
+        if let Some(t) = self.ts.taken {
+            if !used.contains(&t.kind()) {
+                return Err(ActionError::MustMeldTaken(t.kind()));
+            }
+        }
+        if !self.ts.freed.is_empty() && !used.iter().any(|k| k.is_joker()) {
+            return Err(ActionError::MustMeldFreedJoker);
+        }
+        if lays_off {
+            if self.rules.turn.lay_off == LayOff::Never {
+                return Err(ActionError::LayOffNotAllowed(
+                    "laying off is not played in this ruleset".into(),
+                ));
+            }
+            let opening_now = !self.opened.get(seat).copied().unwrap_or(false);
+            if opening_now && no_melds && !self.rules.opening.lay_offs_count {
+                return Err(ActionError::LayOffNotAllowed(
+                    "you can lay off only after your opening".into(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `seat` may lay off on a meld of `owner` (some rulesets allow
+    /// only one's own melds).
+    pub(crate) fn may_lay_off_on(&self, seat: usize, owner: usize) -> bool {
+        self.rules.turn.lay_off_target != LayOffTarget::Own || owner == seat
+    }
+
     pub(crate) fn put_down(
         &mut self,
         seat: usize,
@@ -165,34 +209,13 @@ impl Game {
         }
         let rules = Arc::clone(&self.rules);
         let opening_now = !self.opened[seat];
-        // A card that must be melded at once (taken from the discard pile,
-        // or a freed joker) goes into the next play.
         let used: Vec<CardKind> = melds
             .iter()
             .flatten()
             .chain(lay_offs.iter().flat_map(|p| p.cards.iter()))
             .map(|c| c.card)
             .collect();
-        if let Some(t) = self.ts.taken {
-            if !used.contains(&t.kind()) {
-                return Err(ActionError::MustMeldTaken(t.kind()));
-            }
-        }
-        if !self.ts.freed.is_empty() && !used.iter().any(|k| k.is_joker()) {
-            return Err(ActionError::MustMeldFreedJoker);
-        }
-        if !lay_offs.is_empty() {
-            if rules.turn.lay_off == LayOff::Never {
-                return Err(ActionError::LayOffNotAllowed(
-                    "laying off is not played in this ruleset".into(),
-                ));
-            }
-            if opening_now && melds.is_empty() && !rules.opening.lay_offs_count {
-                return Err(ActionError::LayOffNotAllowed(
-                    "you can lay off only after your opening".into(),
-                ));
-            }
-        }
+        self.play_allowed(seat, melds.is_empty(), !lay_offs.is_empty(), &used)?;
         let mut hand = self.hands[seat].clone();
         // New melds.
         let mut decls = Vec::new();
@@ -213,7 +236,7 @@ impl Game {
             let target = table
                 .get(part.meld)
                 .ok_or(ActionError::NoSuchMeld(part.meld))?;
-            if rules.turn.lay_off_target == LayOffTarget::Own && target.owner != seat {
+            if !self.may_lay_off_on(seat, target.owner) {
                 return Err(ActionError::LayOffNotAllowed(
                     "in this ruleset you may lay off only on your own melds".into(),
                 ));

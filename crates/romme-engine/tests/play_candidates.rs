@@ -1,0 +1,129 @@
+//! The list of legal actions leaves out plays the engine would refuse for
+//! cheap reasons (a lay-off before the opening where that is not allowed, a
+//! play without the card that must be melded, a card that cannot fit a meld
+//! of another rank or suit). This holds it to never leaving out a legal
+//! one: in random games of every preset with a discard pile, every
+//! single-card lay-off of a natural card and (after the opening) every
+//! single meld the engine accepts on a copy of the game is in
+//! `legal_actions`.
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use romme_core::meld::MeldChecker;
+use romme_core::ruleset::presets;
+use romme_core::{CardKind, MeldCard};
+use romme_engine::legal::single_meld_declarations;
+use romme_engine::{Action, Game, Phase};
+
+/// Every single-card natural lay-off and every single meld of `seat`'s
+/// hand that the engine accepts; panics if one is not listed. Returns how
+/// many were accepted.
+fn check_state(game: &Game, seat: usize, checker: &MeldChecker) -> usize {
+    let legal = game.legal_actions(seat);
+    let Some(hand) = game.hand(seat) else {
+        return 0;
+    };
+    let mut kinds: Vec<CardKind> = hand.iter().map(|c| c.kind()).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    let mut tries: Vec<Action> = Vec::new();
+    for meld in 0..game.table_melds().len() {
+        for &k in &kinds {
+            if k.is_joker() || checker.is_wild(k) {
+                continue;
+            }
+            tries.push(Action::LayOff {
+                meld,
+                cards: vec![MeldCard::plain(k)],
+            });
+        }
+    }
+    // Before the opening the list holds openings (combinations of melds,
+    // declared as the opening search reads them), so single melds as the
+    // hand's listing declares them are compared only after it.
+    let all: Vec<CardKind> = hand.iter().map(|c| c.kind()).collect();
+    let singles = if game.has_opened(seat) {
+        single_meld_declarations(checker, game.rules(), &all)
+    } else {
+        Vec::new()
+    };
+    for d in singles {
+        tries.push(Action::Meld {
+            melds: vec![d.ordered],
+            lay_offs: Vec::new(),
+        });
+    }
+    let mut accepted = 0;
+    for a in tries {
+        let mut copy = game.detached();
+        if copy.apply(seat, a.clone()).is_ok() {
+            accepted += 1;
+            assert!(
+                legal.contains(&a),
+                "{}: accepted but not listed: {a:?}",
+                game.rules().name
+            );
+        }
+    }
+    accepted
+}
+
+#[test]
+fn no_accepted_lay_off_or_single_meld_is_missing_from_the_list() {
+    let mut accepted = 0usize;
+    let mut states = 0usize;
+    for name in presets::NAMES {
+        let Some(Ok(rules)) = presets::load(name) else {
+            continue;
+        };
+        if !rules.turn.discard_pile || rules.concealed.enabled {
+            continue;
+        }
+        for seed in 0..6u64 {
+            let seats = if Game::new(rules.clone(), 4, seed).is_ok() {
+                4
+            } else {
+                2
+            };
+            let Ok(mut game) = Game::new(rules.clone(), seats, seed) else {
+                continue;
+            };
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            for _ in 0..400 {
+                if game.phase() == Phase::MatchOver {
+                    break;
+                }
+                let Some(seat) = game.turn() else {
+                    break;
+                };
+                if game.phase() == Phase::Play {
+                    let Ok(checker) = MeldChecker::new(game.rules(), game.round()) else {
+                        break;
+                    };
+                    accepted += check_state(&game, seat, &checker);
+                    states += 1;
+                }
+                // Mostly random play; now and then a listed lay-off or meld
+                // so that tables fill up.
+                let legal = game.legal_actions(seat);
+                let plays: Vec<&Action> = legal
+                    .iter()
+                    .filter(|a| matches!(a, Action::Meld { .. } | Action::LayOff { .. }))
+                    .collect();
+                let action = if !plays.is_empty() && rng.random_bool(0.5) {
+                    plays[rng.random_range(0..plays.len())].clone()
+                } else {
+                    match game.random_legal_action(seat, &mut rng) {
+                        Some(a) => a,
+                        None => break,
+                    }
+                };
+                if game.apply(seat, action).is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    assert!(states > 500, "only {states} play states checked");
+    assert!(accepted > 500, "only {accepted} accepted plays checked");
+}
