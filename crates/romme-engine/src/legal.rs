@@ -321,9 +321,9 @@ impl Game {
                         continue;
                     }
                 }
-                let mut cards = lying.clone();
-                cards.push(MeldCard::plain(k));
                 let faces: Vec<Option<Face>> = if checker.is_wild(k) {
+                    let mut cards = lying.clone();
+                    cards.push(MeldCard::plain(k));
                     match checker.declarations_matching(&cards) {
                         Ok(ds) => ds
                             .iter()

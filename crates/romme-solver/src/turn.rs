@@ -239,7 +239,6 @@ fn go_out_search(
 ) -> Result<Option<GoOut>, SolveError> {
     let checker = MeldChecker::new(rules, round)?;
     checker.check_cards(hand)?;
-    let solver = PartitionSolver::new(rules, round)?;
     let hr = &rules.hand_romme;
     let hand_romme = !opened && hr.enabled;
     let allow =
@@ -280,6 +279,8 @@ fn go_out_search(
             }
         }
     }
+    // Built only past the pre-check: its tables cost more than the check.
+    let solver = PartitionSolver::new(rules, round)?;
     let mut best: Option<(GoOut, (u32, usize))> = None;
     for (chosen, pool) in combos(rules, round, table, hand, allow)? {
         let used_table = !chosen.is_empty();
