@@ -7,10 +7,14 @@
 //! saw ([`SeatState::determinize`]), applies every candidate to the same
 //! samples (common random numbers: the candidates meet the same luck) and
 //! plays each sample on with fast heuristic players for every seat
-//! ([`crate::playout`]) until the game ends or the horizon is reached. A finished game counts its real
-//! score difference; an unfinished one the difference of the hands'
-//! values. The candidate with the best mean wins. The budget is a time or a
-//! number of playouts per decision; with playouts it is deterministic.
+//! ([`crate::playout`]) until the game ends or the horizon is reached. A
+//! finished game counts its real score difference to the best other seat;
+//! an unfinished one the difference of the hands' values to the best other
+//! hand. The heuristic's choice is played unless another candidate's mean
+//! advantage over it is significant (2 standard errors with two seats, 1
+//! with more: `overrule_z`); then the best such candidate. The budget is
+//! a time or a number of playouts per decision; with playouts it is
+//! deterministic.
 //!
 //! The expert only ever receives a [`SeatState`]: the hidden cards are not
 //! in it, so no search can read them.
