@@ -585,7 +585,7 @@ impl<'t> Sweep<'t> {
             }
         }
         let mut picks = [0u8; 5];
-        self.combine(p, state, per_suit, 0, &mut picks, out);
+        self.combine(p, state, per_suit, (0, 0, 0), &mut picks, out);
     }
 
     /// The runs of suit `s` open after position `p` under choice `c`,
@@ -628,30 +628,27 @@ impl<'t> Sweep<'t> {
     }
 
     /// Combine the suits' choices (within the token budget), then the sets.
+    /// `(k, tokens, changes)`: the suit to pick for next, and the tokens and
+    /// changes of the suits picked so far.
     fn combine(
         &mut self,
         p: usize,
         state: &State,
         per_suit: &[Vec<SuitChoice>],
-        k: usize,
+        (k, tok, changed): (usize, u8, u64),
         picks: &mut [u8; 5],
         out: &mut Vec<Transition>,
     ) {
         let t = self.t;
         let budget = self.tokens - state.used;
         if k < per_suit.len() {
-            for i in 0..per_suit[k].len() {
-                picks[k] = i as u8;
-                let tok: u8 = (0..=k)
-                    .map(|j| per_suit[j][usize::from(picks[j])].tokens)
-                    .sum();
-                let changes: u64 = (0..=k)
-                    .map(|j| per_suit[j][usize::from(picks[j])].changes)
-                    .sum();
-                if tok > budget || changes >= self.cut {
+            for (i, c) in per_suit[k].iter().enumerate() {
+                let (tok, changed) = (tok + c.tokens, changed + c.changes);
+                if tok > budget || changed >= self.cut {
                     continue;
                 }
-                self.combine(p, state, per_suit, k + 1, picks, out);
+                picks[k] = i as u8;
+                self.combine(p, state, per_suit, (k + 1, tok, changed), picks, out);
             }
             return;
         }
