@@ -62,6 +62,12 @@ impl<'r> Eval<'r> {
         found
     }
 
+    /// The partition solver (none where the ruleset has none), for the
+    /// solver's questions that take one built beforehand.
+    pub(crate) fn solver(&self) -> Option<&PartitionSolver<'r>> {
+        self.solver.as_ref()
+    }
+
     /// The best partition of the hand (melds declared).
     pub(crate) fn partition(&self, hand: &[CardKind]) -> Option<Partition> {
         self.solver.as_ref()?.solve(hand).ok()

@@ -1201,6 +1201,7 @@ pub type SolveError = MeldError;
 #[derive(Debug, Clone)]
 pub struct PartitionSolver<'r> {
     rules: &'r Ruleset,
+    round: Option<u8>,
     checker: MeldChecker<'r>,
     tables: Tables,
 }
@@ -1212,9 +1213,20 @@ impl<'r> PartitionSolver<'r> {
         let tables = Tables::new(rules, checker.wild_rank());
         Ok(PartitionSolver {
             rules,
+            round,
             checker,
             tables,
         })
+    }
+
+    /// The ruleset the solver was built for.
+    pub fn rules(&self) -> &'r Ruleset {
+        self.rules
+    }
+
+    /// The round the solver was built for (Five Crowns).
+    pub fn round(&self) -> Option<u8> {
+        self.round
     }
 
     /// The best partition of `hand`.

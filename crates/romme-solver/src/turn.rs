@@ -136,7 +136,26 @@ pub fn best_opening(
     table: &[Vec<MeldCard>],
     hand: &[CardKind],
 ) -> Result<Option<OpeningPlan>, SolveError> {
-    opening_search(rules, round, table, hand, true)
+    opening_search(rules, round, None, table, hand, true)
+}
+
+/// [`best_opening`] with a partition solver built beforehand (its ruleset
+/// and round): for callers that ask many times, such as the expert's
+/// playouts, building the solver's tables each time cost more than many
+/// answers.
+pub fn best_opening_with(
+    solver: &PartitionSolver,
+    table: &[Vec<MeldCard>],
+    hand: &[CardKind],
+) -> Result<Option<OpeningPlan>, SolveError> {
+    opening_search(
+        solver.rules(),
+        solver.round(),
+        Some(solver),
+        table,
+        hand,
+        true,
+    )
 }
 
 /// [`best_opening`], with or without the check that settles a hand that
@@ -145,13 +164,21 @@ pub fn best_opening(
 fn opening_search(
     rules: &Ruleset,
     round: Option<u8>,
+    given: Option<&PartitionSolver>,
     table: &[Vec<MeldCard>],
     hand: &[CardKind],
     precheck: bool,
 ) -> Result<Option<OpeningPlan>, SolveError> {
     let checker = MeldChecker::new(rules, round)?;
     checker.check_cards(hand)?;
-    let solver = PartitionSolver::new(rules, round)?;
+    let built;
+    let solver = match given {
+        Some(s) => s,
+        None => {
+            built = PartitionSolver::new(rules, round)?;
+            &built
+        }
+    };
     let table_points = if rules.opening.table_counts {
         table_value(&checker, table)?
     } else {
@@ -223,15 +250,36 @@ pub fn go_out(
     hand: &[CardKind],
     opened: bool,
 ) -> Result<Option<GoOut>, SolveError> {
-    go_out_search(rules, round, table, hand, opened, true)
+    go_out_search(rules, round, None, table, hand, opened, true)
+}
+
+/// [`go_out`] with a partition solver built beforehand (its ruleset and
+/// round), for callers that ask many times.
+pub fn go_out_with(
+    solver: &PartitionSolver,
+    table: &[Vec<MeldCard>],
+    hand: &[CardKind],
+    opened: bool,
+) -> Result<Option<GoOut>, SolveError> {
+    go_out_search(
+        solver.rules(),
+        solver.round(),
+        Some(solver),
+        table,
+        hand,
+        opened,
+        true,
+    )
 }
 
 /// [`go_out`], with or without the check that settles a hand too short
 /// for a meld of its own before the lay-off combinations are listed (the
 /// tests compare the two).
+#[allow(clippy::too_many_arguments)]
 fn go_out_search(
     rules: &Ruleset,
     round: Option<u8>,
+    given: Option<&PartitionSolver>,
     table: &[Vec<MeldCard>],
     hand: &[CardKind],
     opened: bool,
@@ -280,7 +328,14 @@ fn go_out_search(
         }
     }
     // Built only past the pre-check: its tables cost more than the check.
-    let solver = PartitionSolver::new(rules, round)?;
+    let built;
+    let solver = match given {
+        Some(s) => s,
+        None => {
+            built = PartitionSolver::new(rules, round)?;
+            &built
+        }
+    };
     let mut best: Option<(GoOut, (u32, usize))> = None;
     for (chosen, pool) in combos(rules, round, table, hand, allow)? {
         let used_table = !chosen.is_empty();
@@ -400,9 +455,14 @@ mod tests {
             for seed in 0..40 {
                 let (table, rest) = dealt(&rules, seed, 45);
                 let hand = &rest[..13];
-                let with = opening_search(&rules, None, &table, hand, true).expect("opening");
-                let without = opening_search(&rules, None, &table, hand, false).expect("opening");
+                let with = opening_search(&rules, None, None, &table, hand, true).expect("opening");
+                let without =
+                    opening_search(&rules, None, None, &table, hand, false).expect("opening");
                 assert_eq!(with, without, "{name} seed {seed}");
+                // A solver built beforehand gives the same answer.
+                let solver = PartitionSolver::new(&rules, None).expect("solver");
+                let given = best_opening_with(&solver, &table, hand).expect("opening");
+                assert_eq!(with, given, "{name} seed {seed}");
                 if with.is_some() {
                     opened += 1;
                 } else {
@@ -432,10 +492,14 @@ mod tests {
                 let (table, rest) = dealt(&rules, seed, 60);
                 let hand = &rest[..1 + (seed as usize % 2)];
                 for opened in [true, false] {
-                    let with = go_out_search(&rules, None, &table, hand, opened, true);
-                    let without = go_out_search(&rules, None, &table, hand, opened, false);
+                    let with = go_out_search(&rules, None, None, &table, hand, opened, true);
+                    let without = go_out_search(&rules, None, None, &table, hand, opened, false);
                     let (with, without) = (with.expect("solves"), without.expect("solves"));
                     assert_eq!(with, without, "{name} seed {seed} opened {opened}");
+                    // A solver built beforehand gives the same answer.
+                    let solver = PartitionSolver::new(&rules, None).expect("solver");
+                    let given = go_out_with(&solver, &table, hand, opened).expect("solves");
+                    assert_eq!(with, given, "{name} seed {seed} opened {opened}");
                     if with.is_some() {
                         out += 1;
                     } else {
