@@ -15,6 +15,8 @@
 //!   `concealed.lay_down_below`). A joker may not be the discard where the
 //!   ruleset forbids discarding jokers.
 
+use std::borrow::Cow;
+
 use romme_core::card::CardKind;
 use romme_core::meld::MeldChecker;
 use romme_core::notation::MeldCard;
@@ -158,6 +160,19 @@ pub fn best_opening_with(
     )
 }
 
+/// The caller's solver when it gave one, else one built for `rules` and
+/// `round`.
+fn solver_for<'g, 'r>(
+    given: Option<&'g PartitionSolver<'r>>,
+    rules: &'r Ruleset,
+    round: Option<u8>,
+) -> Result<Cow<'g, PartitionSolver<'r>>, SolveError> {
+    Ok(match given {
+        Some(s) => Cow::Borrowed(s),
+        None => Cow::Owned(PartitionSolver::new(rules, round)?),
+    })
+}
+
 /// [`best_opening`], with or without the check that settles a hand that
 /// cannot open before the lay-off combinations are listed (the tests
 /// compare the two).
@@ -171,14 +186,7 @@ fn opening_search(
 ) -> Result<Option<OpeningPlan>, SolveError> {
     let checker = MeldChecker::new(rules, round)?;
     checker.check_cards(hand)?;
-    let built;
-    let solver = match given {
-        Some(s) => s,
-        None => {
-            built = PartitionSolver::new(rules, round)?;
-            &built
-        }
-    };
+    let solver = solver_for(given, rules, round)?;
     let table_points = if rules.opening.table_counts {
         table_value(&checker, table)?
     } else {
@@ -328,14 +336,7 @@ fn go_out_search(
         }
     }
     // Built only past the pre-check: its tables cost more than the check.
-    let built;
-    let solver = match given {
-        Some(s) => s,
-        None => {
-            built = PartitionSolver::new(rules, round)?;
-            &built
-        }
-    };
+    let solver = solver_for(given, rules, round)?;
     let mut best: Option<(GoOut, (u32, usize))> = None;
     for (chosen, pool) in combos(rules, round, table, hand, allow)? {
         let used_table = !chosen.is_empty();
