@@ -169,7 +169,7 @@ impl Bot for ExpertBot {
             rounds += 1;
             longest = longest.max(round_start.elapsed());
         }
-        let z = overrule_z(state.view().seats.len());
+        let z = overrule_z(state.seats());
         candidates[choose(&sum, &sq, &failed, rounds, z)].clone()
     }
 

@@ -21,7 +21,7 @@ use romme_core::CardKind;
 use romme_core::ruleset::{FinalDiscard, LayOff as LayOffRule, LayOffTarget, Limit, Ruleset};
 use romme_engine::{Action, DrawSource, Game, Phase};
 use romme_solver::multiset::remove;
-use romme_solver::{best_opening, best_opening_with, go_out, go_out_with, lay_offs};
+use romme_solver::{best_opening_with, go_out_with, lay_offs};
 
 use crate::eval::{Eval, Measure, kinds, without};
 use crate::heuristic::{
@@ -138,16 +138,13 @@ fn fast_step(g: &Game, seat: usize, eval: &Eval) -> Option<Action> {
 /// After drawing: go out, else the best improving play, else a discard.
 fn play(g: &Game, seat: usize, eval: &Eval, hand: &[CardKind]) -> Option<Action> {
     let rules = eval.rules();
-    let round = eval.round();
     let opened = g.has_opened(seat);
     let table = g.table_melds();
     let plan = if hand.len() <= GO_OUT_HAND {
-        match eval.solver() {
-            Some(solver) => go_out_with(solver, &table, hand, opened),
-            None => go_out(rules, round, &table, hand, opened),
-        }
-        .ok()
-        .flatten()
+        // No solver only where the ruleset and round have none (go_out
+        // would fail the same way).
+        eval.solver()
+            .and_then(|solver| go_out_with(solver, &table, hand, opened).ok().flatten())
     } else {
         None
     };
@@ -179,11 +176,10 @@ fn play(g: &Game, seat: usize, eval: &Eval, hand: &[CardKind]) -> Option<Action>
             // melds only, instead of with every combination of lay-offs.
             let own_only = !rules.opening.lay_offs_count && !rules.opening.table_counts;
             let seen: &[Vec<romme_core::MeldCard>] = if own_only { &[] } else { &table };
-            let found = match eval.solver() {
-                Some(solver) => best_opening_with(solver, seen, hand),
-                None => best_opening(rules, round, seen, hand),
-            };
-            if let Ok(Some(plan)) = found {
+            let found = eval
+                .solver()
+                .and_then(|solver| best_opening_with(solver, seen, hand).ok().flatten());
+            if let Some(plan) = found {
                 if better(&plan.left, 0.0) {
                     if let Some(a) = g.plan_action(&plan.melds, &plan.lay_offs) {
                         return Some(a);

@@ -268,8 +268,8 @@ impl Game {
             for d in &melds {
                 // Plays the engine refuses for the cards they use (one that
                 // must be melded is missing) are not listed.
-                let used: Vec<CardKind> = d.ordered.iter().map(|c| c.card).collect();
-                if self.play_allowed(seat, false, false, &used).is_err() {
+                let used = d.ordered.iter().map(|c| c.card);
+                if self.play_allowed(seat, false, false, used).is_err() {
                     continue;
                 }
                 out.push(Action::Meld {
@@ -306,7 +306,10 @@ impl Game {
         let lay_off_kinds: Vec<CardKind> = kinds
             .iter()
             .copied()
-            .filter(|&k| self.play_allowed(seat, true, true, &[k]).is_ok())
+            .filter(|&k| {
+                self.play_allowed(seat, true, true, std::iter::once(k))
+                    .is_ok()
+            })
             .collect();
         for (i, meld) in self.table.iter().enumerate() {
             let lying = meld.meld_cards();

@@ -158,14 +158,14 @@ impl Game {
         seat: usize,
         no_melds: bool,
         lays_off: bool,
-        used: &[CardKind],
+        used: impl Iterator<Item = CardKind> + Clone,
     ) -> Result<(), ActionError> {
         if let Some(t) = self.ts.taken {
-            if !used.contains(&t.kind()) {
+            if !used.clone().any(|k| k == t.kind()) {
                 return Err(ActionError::MustMeldTaken(t.kind()));
             }
         }
-        if !self.ts.freed.is_empty() && !used.iter().any(|k| k.is_joker()) {
+        if !self.ts.freed.is_empty() && !used.clone().any(|k| k.is_joker()) {
             return Err(ActionError::MustMeldFreedJoker);
         }
         if lays_off {
@@ -209,13 +209,12 @@ impl Game {
         }
         let rules = Arc::clone(&self.rules);
         let opening_now = !self.opened[seat];
-        let used: Vec<CardKind> = melds
+        let used = melds
             .iter()
             .flatten()
             .chain(lay_offs.iter().flat_map(|p| p.cards.iter()))
-            .map(|c| c.card)
-            .collect();
-        self.play_allowed(seat, melds.is_empty(), !lay_offs.is_empty(), &used)?;
+            .map(|c| c.card);
+        self.play_allowed(seat, melds.is_empty(), !lay_offs.is_empty(), used)?;
         let mut hand = self.hands[seat].clone();
         // New melds.
         let mut decls = Vec::new();

@@ -81,6 +81,11 @@ impl SeatState {
         self.seat
     }
 
+    /// Seats at the table (the match's, as [`Game::seats`]).
+    pub fn seats(&self) -> usize {
+        self.public.seats()
+    }
+
     /// The ruleset.
     pub fn rules(&self) -> &Ruleset {
         self.public.rules()
