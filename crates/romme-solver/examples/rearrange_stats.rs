@@ -2,11 +2,17 @@
 //! valid melds (some with jokers) and a 14-card hand, under `offen` (free
 //! rearrangement) or, with `RULES=raeuber`, Räuber robbing.
 //!
-//! `[RULES=raeuber] cargo run --release -p romme-solver --example rearrange_stats -- [POSITIONS [TABLE_CARDS]]`
+//! `[RULES=raeuber] [VERBOSE=1] [SEED=N] cargo run --release -p romme-solver --example rearrange_stats -- [POSITIONS [TABLE_CARDS]]`
+//!
+//! `VERBOSE=1` prints a line per position: its time, a fingerprint of the
+//! answer and what the tie-break order ranks (cards placed / their points /
+//! changed melds), so two builds can be compared. `SEED=N` runs only that
+//! position and prints it.
 
 use std::time::Instant;
 
 use romme_core::meld::MeldChecker;
+use romme_core::notation::format_cards;
 use romme_core::ruleset::presets;
 use romme_solver::{Limits, rearrange};
 
@@ -32,8 +38,9 @@ fn main() {
         "{:<16} {:>10} {:>10} {:>10} {:>10} {:>8} {:>10}",
         "table cards", "mean", "median", "p99", "max", "optimal", "placed"
     );
-    // An optional second argument picks one row.
+    // An optional second argument picks one row; SEED=N one position of it.
     let only: Option<usize> = std::env::args().nth(2).and_then(|a| a.parse().ok());
+    let only_seed: Option<u64> = std::env::var("SEED").ok().and_then(|v| v.parse().ok());
     for target in [20, 30, 40, 50, 60] {
         if only.is_some_and(|o| o != target) {
             continue;
@@ -42,7 +49,14 @@ fn main() {
         let mut optimal = 0;
         let mut placed = 0usize;
         for seed in 0..n {
+            if only_seed.is_some_and(|o| o != seed) {
+                continue;
+            }
             let (table, hand) = position(seed * 7919 + target as u64, target, true);
+            if only_seed.is_some() {
+                let melds: Vec<String> = table.iter().map(|m| format_cards(m)).collect();
+                eprintln!("table {melds:?}\nhand {}", format_cards(&hand));
+            }
             if table.iter().any(|m| checker.check(m).is_err()) {
                 continue;
             }
@@ -56,8 +70,13 @@ fn main() {
                     |e| e.to_string(),
                     |r| format!("{:?} {:?} {}", r.table, r.hand, r.changed),
                 );
+                // What the tie-break order ranks: placed, their value, changes.
+                let cost = r.as_ref().map_or_else(
+                    |_| "-".to_string(),
+                    |r| format!("{}/{}/{}", r.placed.len(), r.placed_value, r.changed),
+                );
                 eprintln!(
-                    "seed {seed} jokers {jokers} {:.3} ms answer {:016x}",
+                    "seed {seed} jokers {jokers} {:.3} ms answer {:016x} cost {cost}",
                     start.elapsed().as_secs_f64() * 1e3,
                     fingerprint(&answer)
                 );

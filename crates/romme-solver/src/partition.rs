@@ -1312,7 +1312,8 @@ impl<'r> PartitionSolver<'r> {
             wild_cards.len(),
             &arrange.originals,
             (arrange.node_limit, arrange.deadline),
-        )?;
+        )?
+        .with_bounds();
         let limit = arrange
             .incumbent
             .saturating_add(1)

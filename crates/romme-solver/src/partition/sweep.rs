@@ -9,6 +9,15 @@
 //! as the branch and bound's: cards left (× unit + penalty) × scale, plus
 //! one per changed meld, so the answer is exact for the whole tie-break
 //! order and the number of states is polynomial in the number of cards.
+//! A run holds an original run when it spans it with natural cards only: a
+//! token where an original card was breaks that original.
+//!
+//! States are pruned with a lower bound on the cost still to come: the
+//! value of a relaxation (no change costs, and at the next position every
+//! run that could be open is open, long enough and free to end), worked
+//! out by a second sweep per (position, tokens left, low aces) as needed.
+//! It catches what the line's end forces — two hand cards wanting the last
+//! joker near the kings — before the states below are all explored.
 //!
 //! It covers what `offen` and its house rules need: lines with the ace low,
 //! high or both, sets of distinct or mixed suits, and wild cards without
@@ -180,6 +189,8 @@ struct SetChoice {
 #[derive(Debug, Clone, Copy)]
 struct Transition {
     cost: u64,
+    /// The cost plus a lower bound on the rest.
+    least: u64,
     next: State,
     /// Per suit: index of its choice.
     picks: [u8; 5],
@@ -218,6 +229,10 @@ pub(super) struct Sweep<'t> {
     ace_twice: bool,
     /// Cap on a run's tracked length.
     len_cap: u8,
+    /// Runs from the line's first position keep their exact length (the
+    /// line is one longer than the longest run). Such a run is the only one
+    /// whose length at position `p` is `p`: any other started later.
+    exact_from_start: bool,
     /// The ruleset's suits are listed in ascending order.
     suits_ascending: bool,
     /// Original runs (suit, first and last line position).
@@ -238,6 +253,15 @@ pub(super) struct Sweep<'t> {
     deadline: Option<std::time::Instant>,
     /// A limit stopped the sweep (or a state did not fit the encoding).
     pub(super) stopped: bool,
+    /// This sweep is the relaxation that gives bounds: changed melds cost
+    /// nothing, only cards left count.
+    relaxation: bool,
+    /// The relaxation whose values bound this sweep's (see
+    /// [`Sweep::lower_bound`]); a relaxation bounds itself.
+    bounds: Option<Box<Sweep<'t>>>,
+    /// Bounds worked out: (position, tokens left, low aces) → least cost
+    /// from the position on whatever runs are open there.
+    bound_memo: FxHashMap<(u8, u8, [u8; 5]), u64>,
 }
 
 impl<'t> Sweep<'t> {
@@ -264,7 +288,11 @@ impl<'t> Sweep<'t> {
         }
         let ace_twice = len >= 2 && t.line[t.suits[0]][0] == t.line[t.suits[0]][len - 1];
         // One above the minimum: a trailing token beyond it would be spare.
-        let len_cap = if len <= t.max_run {
+        // On a line one longer than the longest run (the ace at both ends)
+        // only a run from the line's first position can grow too long: its
+        // length is kept exactly (see `grown`), every other one capped.
+        let exact_from_start = len == t.max_run + 1;
+        let len_cap = if len <= t.max_run + usize::from(exact_from_start) {
             t.min_len as u8 + 1
         } else {
             len as u8
@@ -300,6 +328,7 @@ impl<'t> Sweep<'t> {
             len,
             ace_twice,
             len_cap,
+            exact_from_start,
             suits_ascending: t.suits.windows(2).all(|w| w[0] < w[1]),
             orig_runs,
             orig_sets,
@@ -311,7 +340,122 @@ impl<'t> Sweep<'t> {
             node_limit,
             deadline,
             stopped: false,
+            relaxation: false,
+            bounds: None,
+            bound_memo: FxHashMap::default(),
         })
+    }
+
+    /// Prune with bounds from the relaxation of this sweep (a copy that
+    /// counts no changes), worked out as they are needed.
+    pub(super) fn with_bounds(mut self) -> Self {
+        let relaxed = Sweep {
+            t: self.t,
+            counts: self.counts,
+            optional: self.optional,
+            unit: self.unit,
+            scale: self.scale,
+            tokens: self.tokens,
+            len: self.len,
+            ace_twice: self.ace_twice,
+            len_cap: self.len_cap,
+            exact_from_start: self.exact_from_start,
+            suits_ascending: self.suits_ascending,
+            orig_runs: Vec::new(),
+            orig_sets: Vec::new(),
+            memo: FxHashMap::default(),
+            sets_memo: FxHashMap::default(),
+            bufs: (0..=self.len).map(|_| Buffers::default()).collect(),
+            cut: INF,
+            nodes: 0,
+            node_limit: self.node_limit,
+            deadline: self.deadline,
+            stopped: false,
+            relaxation: true,
+            bounds: None,
+            bound_memo: FxHashMap::default(),
+        };
+        self.bounds = Some(Box::new(relaxed));
+        self
+    }
+
+    /// States the relaxation evaluated for bounds.
+    pub(super) fn bound_nodes(&self) -> u64 {
+        self.bounds.as_ref().map_or(0, |b| b.nodes)
+    }
+
+    /// A lower bound on the cost from position `p` on for a state with
+    /// `left` tokens left and `aces_low` aces used at the low end: 0 without
+    /// bounds, else the relaxation's value (see [`Sweep::relaxed_value`]).
+    fn lower_bound(&mut self, p: usize, left: u8, aces_low: [u8; 5]) -> u64 {
+        if self.relaxation {
+            self.relaxed_value(p, left, aces_low)
+        } else {
+            let nodes = self.nodes;
+            match self.bounds.as_mut() {
+                Some(b) => {
+                    // What the limit leaves after this sweep's own states.
+                    b.node_limit = self.node_limit.saturating_sub(nodes);
+                    b.relaxed_value(p, left, aces_low)
+                }
+                None => 0,
+            }
+        }
+    }
+
+    /// The least cost without changes from position `p` on, when every run
+    /// that could be open there is open, as long as it likes and holding a
+    /// natural card: per suit as many as the copies of the previous face
+    /// plus the tokens used so far (each open run holds one of them). With
+    /// fewer, shorter or more constrained runs the cost can only be higher,
+    /// so this bounds the cost of every state with these tokens and low
+    /// aces. 0 where unknown: a run at `p` of length `p` would pass for one
+    /// from the line's start (see `exact_from_start`), too many runs do not
+    /// fit the encoding, or the relaxation hit a limit.
+    fn relaxed_value(&mut self, p: usize, left: u8, aces_low: [u8; 5]) -> u64 {
+        if p == 0 || p >= self.len || self.stopped {
+            return 0;
+        }
+        let aces_low = if self.ace_twice { aces_low } else { [0; 5] };
+        let key = (p as u8, left, aces_low);
+        if let Some(&v) = self.bound_memo.get(&key) {
+            return v;
+        }
+        let t = self.t;
+        let len = if self.exact_from_start && p <= usize::from(self.len_cap) {
+            if p < usize::from(self.len_cap) {
+                return 0;
+            }
+            self.len_cap - 1
+        } else {
+            self.len_cap
+        };
+        let used = self.tokens - left;
+        let mut st = State {
+            runs: [Open::default(); MAX_OPEN],
+            n: 0,
+            used,
+            aces_low,
+        };
+        for &s in &t.suits {
+            let f = t.line[s][p - 1];
+            for _ in 0..self.counts[f] + used {
+                if !st.push(Open::new(s as u8, len, true, NEVER, false, false)) {
+                    return 0;
+                }
+            }
+        }
+        let n = usize::from(st.n);
+        st.runs[..n].sort_unstable();
+        // Called while listing transitions: the listing's cut stays.
+        let cut = self.cut;
+        let v = self.value(p, &st, INF);
+        self.cut = cut;
+        if self.stopped {
+            return 0;
+        }
+        self.bound_memo.insert(key, v);
+        v
     }
 
     /// Solve: the optimal arrangement as shapes, the faces left in the
@@ -441,7 +585,8 @@ impl<'t> Sweep<'t> {
             && self
                 .deadline
                 .is_some_and(|d| std::time::Instant::now() >= d);
-        if self.nodes > self.node_limit || late {
+        // The relaxation's states count toward the limit too.
+        if self.nodes + self.bound_nodes() > self.node_limit || late {
             self.stopped = true;
             return INF;
         }
@@ -451,20 +596,21 @@ impl<'t> Sweep<'t> {
         // Transitions that cost the limit or more are never visited.
         self.cut = limit;
         self.transitions_into(p, state, &mut bufs.per_suit, &mut bufs.trans);
-        // Cheapest first; among equals in the order listed.
         bufs.order.clear();
+        // Cheapest first by cost plus the bound on the rest.
         bufs.order.extend(
             bufs.trans
                 .iter()
                 .enumerate()
-                .map(|(i, tr)| (tr.cost, i as u32)),
+                .map(|(i, tr)| (tr.least, i as u32)),
         );
         bufs.order.sort_unstable();
-        for &(cost, i) in &bufs.order {
+        for &(least, i) in &bufs.order {
             let bound = best.min(limit);
-            if cost >= bound {
+            if least >= bound {
                 break;
             }
+            let cost = bufs.trans[i as usize].cost;
             let rest = if p == self.len {
                 0
             } else {
@@ -495,12 +641,27 @@ impl<'t> Sweep<'t> {
     /// The run after a card at position `p` joined it (a run that holds a
     /// whole original run forgets where that was: `need` 0).
     fn grown(&self, o: Open, natural: bool, p: usize) -> Open {
-        let covered = o.need() != NEVER && usize::from(o.need()) <= p;
+        // An original run is held when its last position joins as a
+        // natural card; a token breaks every original run it falls in, so
+        // only those starting after it are left to hold.
+        let covered = o.need() == 0 || (natural && usize::from(o.need()) == p);
+        let need = if covered {
+            0
+        } else if natural || self.relaxation {
+            o.need()
+        } else {
+            self.need_for(usize::from(o.suit()), p + 1)
+        };
+        let from_start = self.exact_from_start && usize::from(o.len()) == p;
         Open::new(
             o.suit(),
-            (o.len() + 1).min(self.len_cap),
+            if from_start {
+                o.len() + 1
+            } else {
+                (o.len() + 1).min(self.len_cap)
+            },
             o.nat() || natural,
-            if covered { 0 } else { o.need() },
+            need,
             !natural,
             o.to_end(),
         )
@@ -508,7 +669,13 @@ impl<'t> Sweep<'t> {
 
     /// A run starting at position `p` of suit `s`.
     fn started(&self, s: usize, p: usize, natural: bool) -> Open {
-        Open::new(s as u8, 1, natural, self.need_for(s, p), !natural, !natural)
+        // A run starting with a token can hold only originals after it.
+        let need = if self.relaxation {
+            NEVER
+        } else {
+            self.need_for(s, p + usize::from(!natural))
+        };
+        Open::new(s as u8, 1, natural, need, !natural, !natural)
     }
 
     /// Whether a run may end with this state, and whether ending it (last
@@ -524,7 +691,9 @@ impl<'t> Sweep<'t> {
             && (o.nat() || t.all_wild)
             && !spare_tail
             && (!o.to_end() || no_room);
-        valid.then(|| u64::from(!(o.need() != NEVER && usize::from(o.need()) <= last)))
+        // `need` 0: it holds an original (else it is still ahead, or never).
+        let changed = !self.relaxation && o.need() != 0;
+        valid.then(|| u64::from(changed))
     }
 
     /// Every transition from `state` at position `p` (`p == len`: only the
@@ -689,21 +858,32 @@ impl<'t> Sweep<'t> {
             let set_budget = self.tokens - next.used;
             let options = self.set_choices(p, rank, pool, set_budget);
             for (i, sc) in options.iter().enumerate() {
-                if changes + sc.cost >= self.cut {
+                let cost = changes + sc.cost;
+                if cost >= self.cut {
                     continue;
                 }
                 let mut next = next;
                 next.used += sc.tokens;
+                let least = cost + self.lower_bound(p + 1, self.tokens - next.used, next.aces_low);
+                if least >= self.cut {
+                    continue;
+                }
                 out.push(Transition {
-                    cost: changes + sc.cost,
+                    cost,
+                    least,
                     next,
                     picks: *picks,
                     set: Some((i as u8, pool, set_budget)),
                 });
             }
         } else {
+            let least = changes + self.lower_bound(p + 1, self.tokens - next.used, next.aces_low);
+            if least >= self.cut {
+                return;
+            }
             out.push(Transition {
                 cost: changes,
+                least,
                 next,
                 picks: *picks,
                 set: None,
@@ -890,7 +1070,16 @@ impl<'t> Sweep<'t> {
                 rest[s] -= v[s];
             }
             sets.push((*v, w));
-            self.sets_rec(p, rank, rest, budget, sets, changes + u64::from(!kept), out);
+            let changed = !kept && !self.relaxation;
+            self.sets_rec(
+                p,
+                rank,
+                rest,
+                budget,
+                sets,
+                changes + u64::from(changed),
+                out,
+            );
             sets.pop();
             return;
         }
