@@ -35,6 +35,9 @@ use super::{Best, FACES, Shape, Tables};
 const INF: u64 = u64::MAX / 4;
 /// Marks a memo entry that is only a lower bound (costs stay below INF).
 const BOUND: u64 = 1 << 63;
+/// States a sweep evaluates before it starts pruning with bounds (working
+/// them out costs more than the small problems below this take).
+const BOUNDS_AFTER: u64 = 300;
 /// `need` of a run that can never hold a whole original run.
 const NEVER: u8 = 15;
 /// Most runs open at one time that the state encoding holds. Between two
@@ -379,24 +382,39 @@ impl<'t> Sweep<'t> {
         self
     }
 
+    /// A lower bound on the cost after position `p` of a transition to
+    /// `next` that costs `cost`, good enough to tell whether the whole
+    /// reaches the listing's cut (none when everything is listed).
+    fn rest_bound(&mut self, p: usize, next: &State, cost: u64) -> u64 {
+        if self.cut >= INF {
+            return 0;
+        }
+        let need = self.cut - cost;
+        self.lower_bound(p + 1, self.tokens - next.used, next.aces_low, need)
+    }
+
     /// States the relaxation evaluated for bounds.
-    pub(super) fn bound_nodes(&self) -> u64 {
+    fn bound_nodes(&self) -> u64 {
         self.bounds.as_ref().map_or(0, |b| b.nodes)
     }
 
     /// A lower bound on the cost from position `p` on for a state with
     /// `left` tokens left and `aces_low` aces used at the low end: 0 without
     /// bounds, else the relaxation's value (see [`Sweep::relaxed_value`]).
-    fn lower_bound(&mut self, p: usize, left: u8, aces_low: [u8; 5]) -> u64 {
+    fn lower_bound(&mut self, p: usize, left: u8, aces_low: [u8; 5], need: u64) -> u64 {
         if self.relaxation {
-            self.relaxed_value(p, left, aces_low)
+            self.relaxed_value(p, left, aces_low, need)
         } else {
             let nodes = self.nodes;
+            // Small problems finish faster than their bounds.
+            if nodes < BOUNDS_AFTER {
+                return 0;
+            }
             match self.bounds.as_mut() {
                 Some(b) => {
                     // What the limit leaves after this sweep's own states.
                     b.node_limit = self.node_limit.saturating_sub(nodes);
-                    b.relaxed_value(p, left, aces_low)
+                    b.relaxed_value(p, left, aces_low, need)
                 }
                 None => 0,
             }
@@ -412,8 +430,8 @@ impl<'t> Sweep<'t> {
     /// aces. 0 where unknown: a run at `p` of length `p` would pass for one
     /// from the line's start (see `exact_from_start`), too many runs do not
     /// fit the encoding, or the relaxation hit a limit.
-    fn relaxed_value(&mut self, p: usize, left: u8, aces_low: [u8; 5]) -> u64 {
-        if p == 0 || p >= self.len || self.stopped {
+    fn relaxed_value(&mut self, p: usize, left: u8, aces_low: [u8; 5], need: u64) -> u64 {
+        if p == 0 || p >= self.len || self.stopped || need == 0 {
             return 0;
         }
         let aces_low = if self.ace_twice { aces_low } else { [0; 5] };
@@ -438,8 +456,9 @@ impl<'t> Sweep<'t> {
             aces_low,
         };
         for &s in &t.suits {
-            let f = t.line[s][p - 1];
-            for _ in 0..self.counts[f] + used {
+            // More than can take a card at `p` would only end there.
+            let k = (self.counts[t.line[s][p - 1]] + used).min(self.avail(p, s, &st) + left);
+            for _ in 0..k {
                 if !st.push(Open::new(s as u8, len, true, NEVER, false, false)) {
                     return 0;
                 }
@@ -449,12 +468,14 @@ impl<'t> Sweep<'t> {
         st.runs[..n].sort_unstable();
         // Called while listing transitions: the listing's cut stays.
         let cut = self.cut;
-        let v = self.value(p, &st, INF);
+        let v = self.value(p, &st, need);
         self.cut = cut;
         if self.stopped {
             return 0;
         }
-        self.bound_memo.insert(key, v);
+        if v < need {
+            self.bound_memo.insert(key, v);
+        }
         v
     }
 
@@ -864,7 +885,7 @@ impl<'t> Sweep<'t> {
                 }
                 let mut next = next;
                 next.used += sc.tokens;
-                let least = cost + self.lower_bound(p + 1, self.tokens - next.used, next.aces_low);
+                let least = cost + self.rest_bound(p, &next, cost);
                 if least >= self.cut {
                     continue;
                 }
@@ -877,7 +898,7 @@ impl<'t> Sweep<'t> {
                 });
             }
         } else {
-            let least = changes + self.lower_bound(p + 1, self.tokens - next.used, next.aces_low);
+            let least = changes + self.rest_bound(p, &next, changes);
             if least >= self.cut {
                 return;
             }
