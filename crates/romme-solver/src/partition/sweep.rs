@@ -263,7 +263,8 @@ pub(super) struct Sweep<'t> {
     /// [`Sweep::lower_bound`]); a relaxation bounds itself.
     bounds: Option<Box<Sweep<'t>>>,
     /// Bounds worked out: (position, tokens left, low aces) → least cost
-    /// from the position on whatever runs are open there.
+    /// from the position on whatever runs are open there, or (with
+    /// [`BOUND`] set) a lower bound on it.
     bound_memo: FxHashMap<(u8, u8, [u8; 5]), u64>,
 }
 
@@ -436,8 +437,12 @@ impl<'t> Sweep<'t> {
         }
         let aces_low = if self.ace_twice { aces_low } else { [0; 5] };
         let key = (p as u8, left, aces_low);
-        if let Some(&v) = self.bound_memo.get(&key) {
-            return v;
+        // Exact, or (BOUND set) a bound that may already be enough.
+        if let Some(&m) = self.bound_memo.get(&key) {
+            let v = m & !BOUND;
+            if m & BOUND == 0 || v >= need {
+                return v;
+            }
         }
         let t = self.t;
         let len = if self.exact_from_start && p <= usize::from(self.len_cap) {
@@ -473,9 +478,8 @@ impl<'t> Sweep<'t> {
         if self.stopped {
             return 0;
         }
-        if v < need {
-            self.bound_memo.insert(key, v);
-        }
+        self.bound_memo
+            .insert(key, if v < need { v } else { v | BOUND });
         v
     }
 
