@@ -7,7 +7,9 @@ mod common;
 use common::*;
 
 use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 use romme_core::CardKind;
+use romme_core::MeldCard;
 use romme_core::notation::format_cards;
 use romme_solver::{Limits, RearrangeError, rearrange};
 
@@ -40,7 +42,7 @@ fn a_card_taken_from_a_run_makes_a_new_set_001() {
 }
 
 /// Whether `meld` holds every card of `original` (a kept original).
-fn holds(meld: &[romme_core::MeldCard], original: &[romme_core::MeldCard]) -> bool {
+fn holds(meld: &[MeldCard], original: &[MeldCard]) -> bool {
     let mut pool: Vec<CardKind> = meld.iter().map(|c| c.card).collect();
     original
         .iter()
@@ -218,62 +220,56 @@ proptest! {
     }
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(60))]
-
-    /// The sweep (used for `offen`) and the branch and bound (used once the
-    /// ruleset limits wild cards) agree on positions without jokers, where
-    /// that limit changes nothing: the same cards and points left and the
-    /// same number of changed melds.
-    #[test]
-    fn sweep_and_branch_and_bound_agree(seed in any::<u64>(), melds in 2usize..=6, hand_size in 3usize..=8) {
-        let sweep_rules = preset("offen");
-        let mut bnb_rules = sweep_rules.clone();
-        bnb_rules.melds.wilds.max_per_meld = romme_core::ruleset::Limit::At(1);
-        let (t, hand) = position(seed, melds, hand_size);
-        prop_assume!(!t.is_empty());
-        prop_assume!(t.iter().flatten().all(|c| !c.card.is_joker()) && hand.iter().all(|c| !c.is_joker()));
-        let limits = Limits { nodes: 500_000, time: None };
-        let a = rearrange(&sweep_rules, None, &t, &hand, limits).expect("sweep");
-        let b = rearrange(&bnb_rules, None, &t, &hand, limits).expect("branch and bound");
-        prop_assume!(a.optimal && b.optimal);
-        assert_valid(&sweep_rules, &t, &hand, &a);
-        prop_assert_eq!(
-            (a.hand.len(), a.placed_value, a.changed),
-            (b.hand.len(), b.placed_value, b.changed),
-            "table {:?} hand {}",
-            t.iter().map(|m| format_cards(m)).collect::<Vec<_>>(),
-            format_cards(&hand)
-        );
-    }
+/// The sweep (`offen`) against the branch and bound (the same rules with a
+/// limit of `wild_limit` wild cards per meld, where the sweep does not
+/// apply): the same cards and points left and the same number of changed
+/// melds, when both are proven optimal.
+fn sweep_matches_branch_and_bound(
+    t: &[Vec<MeldCard>],
+    hand: &[CardKind],
+    wild_limit: u8,
+) -> Result<(), TestCaseError> {
+    let sweep_rules = preset("offen");
+    let mut bnb_rules = sweep_rules.clone();
+    bnb_rules.melds.wilds.max_per_meld = romme_core::ruleset::Limit::At(wild_limit.into());
+    let limits = Limits {
+        nodes: 500_000,
+        time: None,
+    };
+    let a = rearrange(&sweep_rules, None, t, hand, limits).expect("sweep");
+    let b = rearrange(&bnb_rules, None, t, hand, limits).expect("branch and bound");
+    prop_assume!(a.optimal && b.optimal);
+    assert_valid(&sweep_rules, t, hand, &a);
+    prop_assert_eq!(
+        (a.hand.len(), a.placed_value, a.changed),
+        (b.hand.len(), b.placed_value, b.changed),
+        "table {:?} hand {}",
+        t.iter().map(|m| format_cards(m)).collect::<Vec<_>>(),
+        format_cards(hand)
+    );
+    Ok(())
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(60))]
 
-    /// With jokers in the hand: the sweep against the branch and bound
-    /// under a wild-card limit no meld can reach (the same rules, but the
-    /// sweep no longer applies), down to the number of changed melds — a
-    /// joker where an original card was breaks that original in both.
+    /// Without jokers a limit of one wild card per meld changes nothing.
+    #[test]
+    fn sweep_and_branch_and_bound_agree(seed in any::<u64>(), melds in 2usize..=6, hand_size in 3usize..=8) {
+        let (t, hand) = position(seed, melds, hand_size);
+        prop_assume!(!t.is_empty());
+        prop_assume!(t.iter().flatten().all(|c| !c.card.is_joker()) && hand.iter().all(|c| !c.is_joker()));
+        sweep_matches_branch_and_bound(&t, &hand, 1)?;
+    }
+
+    /// With jokers in the hand, under a limit no meld can reach: down to
+    /// the number of changed melds (a joker where an original card was
+    /// breaks that original in both).
     #[test]
     fn sweep_and_branch_and_bound_agree_with_jokers(seed in any::<u64>(), melds in 2usize..=5, hand_size in 3usize..=7) {
-        let sweep_rules = preset("offen");
-        let mut bnb_rules = sweep_rules.clone();
-        bnb_rules.melds.wilds.max_per_meld = romme_core::ruleset::Limit::At(14);
         // Hands of seeds divisible by 3 may hold jokers.
         let (t, hand) = position(seed - seed % 3, melds, hand_size);
         prop_assume!(!t.is_empty() && hand.iter().any(|c| c.is_joker()));
-        let limits = Limits { nodes: 500_000, time: None };
-        let a = rearrange(&sweep_rules, None, &t, &hand, limits).expect("sweep");
-        let b = rearrange(&bnb_rules, None, &t, &hand, limits).expect("branch and bound");
-        prop_assume!(a.optimal && b.optimal);
-        assert_valid(&sweep_rules, &t, &hand, &a);
-        prop_assert_eq!(
-            (a.hand.len(), a.placed_value, a.changed),
-            (b.hand.len(), b.placed_value, b.changed),
-            "table {:?} hand {}",
-            t.iter().map(|m| format_cards(m)).collect::<Vec<_>>(),
-            format_cards(&hand)
-        );
+        sweep_matches_branch_and_bound(&t, &hand, 14)?;
     }
 }
