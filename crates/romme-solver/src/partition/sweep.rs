@@ -430,10 +430,11 @@ impl<'t> Sweep<'t> {
     /// The least cost without changes from position `p` on, when every run
     /// that could be open there is open, as long as it likes and holding a
     /// natural card: per suit as many as the copies of the previous face
-    /// plus the tokens used so far (each open run holds one of them). With
-    /// fewer, shorter or more constrained runs the cost can only be higher,
-    /// so this bounds the cost of every state with these tokens and low
-    /// aces. 0 where unknown: a run at `p` of length `p` would pass for one
+    /// plus the tokens used so far (each open run holds one of them), but
+    /// no more than the copies of this face plus the tokens left (any more
+    /// could only end here, which costs nothing). With fewer, shorter or
+    /// more constrained runs the cost can only be higher, so this bounds
+    /// the cost of every state with these tokens and low aces. 0 where unknown: a run at `p` of length `p` would pass for one
     /// from the line's start (see `exact_from_start`), too many runs do not
     /// fit the encoding, or the relaxation hit a limit.
     fn relaxed_value(&mut self, p: usize, left: u8, aces_low: [u8; 5], need: u64) -> u64 {
