@@ -61,13 +61,6 @@ fn main() {
                 continue;
             }
             let start = Instant::now();
-            for _ in 1..std::env::var("REPEAT")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(1)
-            {
-                let _ = rearrange(&rules, None, &table, &hand, Limits::default());
-            }
             let r = rearrange(&rules, None, &table, &hand, Limits::default());
             times.push(start.elapsed().as_nanos() as u64);
             if std::env::var_os("VERBOSE").is_some() {

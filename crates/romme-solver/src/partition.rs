@@ -1229,6 +1229,11 @@ impl<'r> PartitionSolver<'r> {
         self.round
     }
 
+    /// The meld checker of its ruleset and round.
+    pub(crate) fn checker(&self) -> &MeldChecker<'r> {
+        &self.checker
+    }
+
     /// The best partition of `hand`.
     pub fn solve(&self, hand: &[CardKind]) -> Result<Partition, SolveError> {
         let (counts, wild_cards) = self.split(hand)?;

@@ -138,7 +138,7 @@ pub fn best_opening(
     table: &[Vec<MeldCard>],
     hand: &[CardKind],
 ) -> Result<Option<OpeningPlan>, SolveError> {
-    opening_search(rules, round, None, table, hand, true)
+    opening_search(&PartitionSolver::new(rules, round)?, table, hand, true)
 }
 
 /// [`best_opening`] with a partition solver built beforehand (its ruleset
@@ -150,14 +150,7 @@ pub fn best_opening_with(
     table: &[Vec<MeldCard>],
     hand: &[CardKind],
 ) -> Result<Option<OpeningPlan>, SolveError> {
-    opening_search(
-        solver.rules(),
-        solver.round(),
-        Some(solver),
-        table,
-        hand,
-        true,
-    )
+    opening_search(solver, table, hand, true)
 }
 
 /// The caller's solver when it gave one, else one built for `rules` and
@@ -177,18 +170,16 @@ fn solver_for<'g, 'r>(
 /// cannot open before the lay-off combinations are listed (the tests
 /// compare the two).
 fn opening_search(
-    rules: &Ruleset,
-    round: Option<u8>,
-    given: Option<&PartitionSolver>,
+    solver: &PartitionSolver,
     table: &[Vec<MeldCard>],
     hand: &[CardKind],
     precheck: bool,
 ) -> Result<Option<OpeningPlan>, SolveError> {
-    let checker = MeldChecker::new(rules, round)?;
+    let (rules, round) = (solver.rules(), solver.round());
+    let checker = solver.checker();
     checker.check_cards(hand)?;
-    let solver = solver_for(given, rules, round)?;
     let table_points = if rules.opening.table_counts {
-        table_value(&checker, table)?
+        table_value(checker, table)?
     } else {
         0
     };
@@ -456,14 +447,13 @@ mod tests {
             for seed in 0..40 {
                 let (table, rest) = dealt(&rules, seed, 45);
                 let hand = &rest[..13];
-                let with = opening_search(&rules, None, None, &table, hand, true).expect("opening");
-                let without =
-                    opening_search(&rules, None, None, &table, hand, false).expect("opening");
-                assert_eq!(with, without, "{name} seed {seed}");
-                // A solver built beforehand gives the same answer.
                 let solver = PartitionSolver::new(&rules, None).expect("solver");
-                let given = best_opening_with(&solver, &table, hand).expect("opening");
-                assert_eq!(with, given, "{name} seed {seed}");
+                let with = opening_search(&solver, &table, hand, true).expect("opening");
+                let without = opening_search(&solver, &table, hand, false).expect("opening");
+                assert_eq!(with, without, "{name} seed {seed}");
+                // The plain form (building its own solver) gives the same answer.
+                let plain = best_opening(&rules, None, &table, hand).expect("opening");
+                assert_eq!(with, plain, "{name} seed {seed}");
                 if with.is_some() {
                     opened += 1;
                 } else {

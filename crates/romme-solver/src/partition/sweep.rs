@@ -357,33 +357,21 @@ impl<'t> Sweep<'t> {
     /// Prune with bounds from the relaxation of this sweep (a copy that
     /// counts no changes), worked out as they are needed.
     pub(super) fn with_bounds(mut self) -> Self {
-        let relaxed = Sweep {
-            t: self.t,
-            counts: self.counts,
-            optional: self.optional,
-            unit: self.unit,
-            scale: self.scale,
-            tokens: self.tokens,
-            len: self.len,
-            ace_twice: self.ace_twice,
-            len_cap: self.len_cap,
-            exact_from_start: self.exact_from_start,
-            suits_ascending: self.suits_ascending,
-            orig_runs: Vec::new(),
-            orig_sets: Vec::new(),
-            memo: FxHashMap::default(),
-            sets_memo: FxHashMap::default(),
-            bufs: (0..=self.len).map(|_| Buffers::default()).collect(),
-            cut: INF,
-            nodes: 0,
-            node_limit: self.node_limit,
-            deadline: self.deadline,
-            stopped: false,
-            relaxation: true,
-            bounds: None,
-            bound_memo: FxHashMap::default(),
-        };
-        self.bounds = Some(Box::new(relaxed));
+        // The same problem without originals (no changes to track).
+        self.bounds = Sweep::new(
+            self.t,
+            self.counts,
+            self.optional,
+            self.unit,
+            self.scale,
+            usize::from(self.tokens),
+            &[],
+            (self.node_limit, self.deadline),
+        )
+        .map(|mut relaxed| {
+            relaxed.relaxation = true;
+            Box::new(relaxed)
+        });
         self
     }
 
