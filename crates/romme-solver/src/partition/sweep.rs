@@ -39,9 +39,12 @@ const BOUND: u64 = 1 << 63;
 /// them out costs more than the small problems below this take).
 const BOUNDS_AFTER: u64 = 300;
 /// The same without wild tokens in play, where the sweep's own limits cut
-/// more (measured on the benchmark positions: below this, bounds slowed the
-/// median; above, they cut the slowest positions 5–9×).
-const BOUNDS_AFTER_NATURAL: u64 = 3000;
+/// more. Measured on the benchmark positions (states of the sweep and its
+/// relaxation per position, 100 per row): from 3,000 down to 500 the
+/// median at ~40 table cards fell from 2,478 to 1,741 and at ~50 from 5,062
+/// to 4,459, the ~20 and ~30 rows stayed put; lower still, the small rows
+/// pay for bounds they do not need.
+const BOUNDS_AFTER_NATURAL: u64 = 500;
 /// `need` of a run that can never hold a whole original run.
 const NEVER: u8 = 15;
 /// Most runs open at one time that the state encoding holds. Between two
@@ -845,42 +848,37 @@ impl<'t> Sweep<'t> {
             }
             return;
         }
-        let mut next = State {
-            runs: [Open::default(); MAX_OPEN],
-            n: 0,
-            used: state.used,
-            aces_low: state.aces_low,
-        };
+        // The suits' picks: their changes, tokens and the copies left for sets.
         let mut pool = [0u8; 5];
         let mut changes = 0;
+        let mut used = state.used;
         for (k, &s) in t.suits.iter().enumerate() {
             let c = &per_suit[k][usize::from(picks[k])];
             changes += c.changes;
-            next.used += c.tokens;
-            for &o in &c.runs[..usize::from(c.runs_n)] {
-                if !next.push(o) {
-                    self.stopped = true;
-                    return;
-                }
-            }
+            used += c.tokens;
             if p < self.len {
                 pool[s] = c.pool;
-                if self.ace_twice && p == 0 {
-                    next.aces_low[s] = c.naturals;
-                }
             }
         }
-        // Runs sort by suit first: with the suits in ascending order the
-        // suits' sorted lists, one after the other, are sorted.
-        if !self.suits_ascending {
-            let n = usize::from(next.n);
-            next.runs[..n].sort_unstable();
-        }
         let forms_sets = p < self.len && !(self.ace_twice && p == 0);
-        if forms_sets {
+        let options = if forms_sets {
             let rank = t.line[t.suits[0]][p] % 13;
+            let options = self.set_choices(p, rank, pool, self.tokens - used);
+            // Most combinations leave copies no set takes: skip them before
+            // building the next state.
+            if options.iter().all(|sc| changes + sc.cost >= self.cut) {
+                return;
+            }
+            Some(options)
+        } else {
+            None
+        };
+        let Some(next) = self.next_state(p, state, per_suit, picks, used) else {
+            self.stopped = true;
+            return;
+        };
+        if let Some(options) = options {
             let set_budget = self.tokens - next.used;
-            let options = self.set_choices(p, rank, pool, set_budget);
             for (i, sc) in options.iter().enumerate() {
                 let cost = changes + sc.cost;
                 if cost >= self.cut {
@@ -913,6 +911,44 @@ impl<'t> Sweep<'t> {
                 set: None,
             });
         }
+    }
+
+    /// The state after position `p` when each suit takes its pick
+    /// (`used`: the tokens used with them; none when the runs do not fit
+    /// the encoding).
+    fn next_state(
+        &self,
+        p: usize,
+        state: &State,
+        per_suit: &[Vec<SuitChoice>],
+        picks: &[u8; 5],
+        used: u8,
+    ) -> Option<State> {
+        let t = self.t;
+        let mut next = State {
+            runs: [Open::default(); MAX_OPEN],
+            n: 0,
+            used,
+            aces_low: state.aces_low,
+        };
+        for (k, &s) in t.suits.iter().enumerate() {
+            let c = &per_suit[k][usize::from(picks[k])];
+            for &o in &c.runs[..usize::from(c.runs_n)] {
+                if !next.push(o) {
+                    return None;
+                }
+            }
+            if self.ace_twice && p == 0 && p < self.len {
+                next.aces_low[s] = c.naturals;
+            }
+        }
+        // Runs sort by suit first: with the suits in ascending order the
+        // suits' sorted lists, one after the other, are sorted.
+        if !self.suits_ascending {
+            let n = usize::from(next.n);
+            next.runs[..n].sort_unstable();
+        }
+        Some(next)
     }
 
     /// The choices of one suit: each open run ends, takes a natural or a
@@ -986,16 +1022,14 @@ impl<'t> Sweep<'t> {
         if let Some(v) = self.sets_memo.get(&key) {
             return Rc::clone(v);
         }
-        let mut out = Vec::new();
+        // Per tokens used, the cheapest choice (the first found among equals).
+        let mut out: Vec<Option<SetChoice>> = vec![None; usize::from(budget) + 1];
         let mut sets = Vec::new();
         self.sets_rec(p, rank, pool, budget, &mut sets, 0, &mut out);
-        // Per tokens used, only the cheapest (the first found among equals).
-        out.sort_by_key(|c: &SetChoice| (c.tokens, c.cost));
-        out.dedup_by_key(|c| c.tokens);
         // A choice using more tokens must be cheaper to be worth it.
         let mut kept: Vec<SetChoice> = Vec::new();
-        for c in out {
-            if kept.iter().all(|k| c.cost < k.cost) {
+        for c in out.into_iter().flatten() {
+            if kept.last().is_none_or(|k| c.cost < k.cost) {
                 kept.push(c);
             }
         }
@@ -1013,7 +1047,7 @@ impl<'t> Sweep<'t> {
         budget: u8,
         sets: &mut Vec<([u8; 5], u8)>,
         changes: u64,
-        out: &mut Vec<SetChoice>,
+        out: &mut [Option<SetChoice>],
     ) {
         let t = self.t;
         // Leave the rest in the hand, if only hand copies remain.
@@ -1028,13 +1062,17 @@ impl<'t> Sweep<'t> {
             left_cost += u64::from(pool[s]) * u64::from(t.penalty[f] + self.unit) * self.scale;
         }
         let used: u8 = sets.iter().map(|(_, w)| *w).sum();
+        let cost = left_cost + changes;
         if ok {
-            out.push(SetChoice {
-                sets: sets.clone(),
-                left: pool,
-                tokens: used,
-                cost: left_cost + changes,
-            });
+            let best = &mut out[usize::from(used)];
+            if best.as_ref().is_none_or(|b| cost < b.cost) {
+                *best = Some(SetChoice {
+                    sets: sets.clone(),
+                    left: pool,
+                    tokens: used,
+                    cost,
+                });
+            }
         }
         // One more set, not larger (in encoding) than the previous one.
         let prev = sets.last().map(|(v, w)| encode(v, *w));
@@ -1066,7 +1104,7 @@ impl<'t> Sweep<'t> {
         prev: Option<u64>,
         sets: &mut Vec<([u8; 5], u8)>,
         changes: u64,
-        out: &mut Vec<SetChoice>,
+        out: &mut [Option<SetChoice>],
         budget: u8,
     ) {
         let t = self.t;
