@@ -273,6 +273,9 @@ pub(super) struct Sweep<'t> {
     /// from the position on whatever runs are open there, or (with
     /// [`BOUND`] set) a lower bound on it.
     bound_memo: FxHashMap<(u8, u8, [u8; 5]), u64>,
+    /// States evaluated before bounds are used, with and without wild
+    /// tokens ([`BOUNDS_AFTER`], [`BOUNDS_AFTER_NATURAL`]; tests use 0).
+    bounds_after: (u64, u64),
 }
 
 impl<'t> Sweep<'t> {
@@ -298,13 +301,14 @@ impl<'t> Sweep<'t> {
             return None;
         }
         let ace_twice = len >= 2 && t.line[t.suits[0]][0] == t.line[t.suits[0]][len - 1];
-        // One above the minimum: a trailing token beyond it would be spare.
+        // The minimum (a run that long may end); with wild tokens one above
+        // it, where a trailing token would be spare.
         // On a line one longer than the longest run (the ace at both ends)
         // only a run from the line's first position can grow too long: its
         // length is kept exactly (see `grown`), every other one capped.
         let exact_from_start = len == t.max_run + 1;
         let len_cap = if len <= t.max_run + usize::from(exact_from_start) {
-            t.min_len as u8 + 1
+            t.min_len as u8 + u8::from(tokens > 0)
         } else {
             len as u8
         };
@@ -354,6 +358,7 @@ impl<'t> Sweep<'t> {
             relaxation: false,
             bounds: None,
             bound_memo: FxHashMap::default(),
+            bounds_after: (BOUNDS_AFTER, BOUNDS_AFTER_NATURAL),
         })
     }
 
@@ -405,9 +410,9 @@ impl<'t> Sweep<'t> {
             // Small problems finish faster than their bounds; without wild
             // tokens, problems of middling size too.
             let after = if self.tokens == 0 {
-                BOUNDS_AFTER_NATURAL
+                self.bounds_after.1
             } else {
-                BOUNDS_AFTER
+                self.bounds_after.0
             };
             if nodes < after {
                 return 0;
@@ -448,7 +453,9 @@ impl<'t> Sweep<'t> {
         }
         let t = self.t;
         let len = if self.exact_from_start && p <= usize::from(self.len_cap) {
-            if p < usize::from(self.len_cap) {
+            // One card less, so as not to pass for a run from the line's
+            // start: only a bound while that is still long enough to end.
+            if p < usize::from(self.len_cap) || usize::from(self.len_cap) <= t.min_len {
                 return 0;
             }
             self.len_cap - 1
@@ -1174,4 +1181,102 @@ impl<'t> Sweep<'t> {
 /// Order of set vectors, for generating each collection of sets once.
 fn encode(v: &[u8; 5], w: u8) -> u64 {
     v.iter().fold(0u64, |k, &c| k << 8 | u64::from(c)) << 8 | u64::from(w)
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+    use romme_core::ruleset::presets;
+
+    use super::super::{CHANGE_SCALE, FACES, Tables, changed_melds};
+    use super::{INF, Sweep};
+
+    /// A random problem under `t`: original melds (runs and sets) from two
+    /// decks, hand copies on top, and wild tokens.
+    fn problem(t: &Tables, seed: u64) -> ([u8; FACES], [u8; FACES], usize, Vec<Vec<usize>>) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut counts = [0u8; FACES];
+        let mut originals = Vec::new();
+        for _ in 0..rng.random_range(2..=9) {
+            let faces: Vec<usize> = if rng.random_bool(0.6) {
+                let s = t.suits[rng.random_range(0..t.suits.len())];
+                let line = &t.line[s];
+                let k = rng.random_range(3..=5);
+                let lo = rng.random_range(0..=line.len() - k);
+                line[lo..lo + k].to_vec()
+            } else {
+                let rank = rng.random_range(0..13);
+                let mut suits = t.suits.clone();
+                while suits.len() > 3 && rng.random_bool(0.5) {
+                    suits.remove(rng.random_range(0..suits.len()));
+                }
+                suits.iter().map(|&s| s * 13 + rank).collect()
+            };
+            if faces.iter().all(|&f| counts[f] < 2) {
+                for &f in &faces {
+                    counts[f] += 1;
+                }
+                originals.push(faces);
+            }
+        }
+        let mut optional = [0u8; FACES];
+        for _ in 0..rng.random_range(3..=14) {
+            let s = t.suits[rng.random_range(0..t.suits.len())];
+            let f = s * 13 + rng.random_range(0..13);
+            if counts[f] < 2 {
+                counts[f] += 1;
+                optional[f] += 1;
+            }
+        }
+        let tokens = if rng.random_bool(0.5) {
+            0
+        } else {
+            rng.random_range(1..=2)
+        };
+        (counts, optional, tokens, originals)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+
+        /// Bounds only prune: with bounds from the first state on, the sweep
+        /// finds the same cards left, points and changed melds as without.
+        #[test]
+        fn bounds_from_the_first_state_change_no_optimum(seed in any::<u64>()) {
+            let rules = presets::load("offen").expect("preset").expect("loads");
+            let t = Tables::new(&rules, None);
+            let (counts, optional, tokens, originals) = problem(&t, seed);
+            let sweep = |bounds: bool| {
+                let s = Sweep::new(
+                    &t,
+                    counts,
+                    optional,
+                    1000,
+                    CHANGE_SCALE,
+                    tokens,
+                    &originals,
+                    (2_000_000, None),
+                )
+                .expect("the sweep applies");
+                if bounds {
+                    let mut s = s.with_bounds();
+                    s.bounds_after = (0, 0);
+                    s
+                } else {
+                    s
+                }
+            };
+            let (mut plain, mut bounded) = (sweep(false), sweep(true));
+            let a = plain.solve(INF);
+            let b = bounded.solve(INF);
+            prop_assume!(!plain.stopped && !bounded.stopped);
+            let key = |b: &Option<super::super::Best>| {
+                b.as_ref()
+                    .map(|b| (b.deadwood, changed_melds(&t, &originals, &b.shapes)))
+            };
+            prop_assert_eq!(key(&a), key(&b), "seed {}", seed);
+        }
+    }
 }
