@@ -28,6 +28,7 @@
 use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
 use super::{Best, FACES, Shape, Tables};
 
@@ -194,6 +195,10 @@ struct SetChoice {
     tokens: u8,
     cost: u64,
 }
+
+/// The set choices for the last suit's choices that leave these copies and
+/// use these tokens (see [`Sweep::combine`]).
+type SharedSets = (u8, u8, Rc<[SetChoice]>);
 
 /// One transition from a position to the next.
 #[derive(Debug, Clone, Copy)]
@@ -788,7 +793,7 @@ impl<'t> Sweep<'t> {
             }
         }
         let mut picks = [0u8; 5];
-        self.combine(p, state, per_suit, (0, 0, 0), &mut picks, out);
+        self.combine(p, state, per_suit, (0, 0, 0, [0; 5]), &mut picks, out);
     }
 
     /// The runs of suit `s` open after position `p` under choice `c`,
@@ -831,62 +836,91 @@ impl<'t> Sweep<'t> {
     }
 
     /// Combine the suits' choices (within the token budget), then the sets.
-    /// `(k, tokens, changes)`: the suit to pick for next, and the tokens and
-    /// changes of the suits picked so far.
+    /// `(k, tokens, changes, pool)`: the suit to pick for next, and the
+    /// tokens, changes and copies left for sets of the suits picked so far.
     fn combine(
         &mut self,
         p: usize,
         state: &State,
         per_suit: &[Vec<SuitChoice>],
-        (k, tok, changed): (usize, u8, u64),
+        (k, tok, changed, pool): (usize, u8, u64, [u8; 5]),
         picks: &mut [u8; 5],
         out: &mut Vec<Transition>,
     ) {
         let t = self.t;
         let budget = self.tokens - state.used;
-        if k < per_suit.len() {
+        let Some(last) = per_suit.len().checked_sub(1) else {
+            return;
+        };
+        if k < last {
             for (i, c) in per_suit[k].iter().enumerate() {
                 let (tok, changed) = (tok + c.tokens, changed + c.changes);
                 if tok > budget || changed >= self.cut {
                     continue;
                 }
                 picks[k] = i as u8;
-                self.combine(p, state, per_suit, (k + 1, tok, changed), picks, out);
+                let mut pool = pool;
+                if p < self.len {
+                    pool[t.suits[k]] = c.pool;
+                }
+                self.combine(p, state, per_suit, (k + 1, tok, changed, pool), picks, out);
             }
             return;
         }
-        // The suits' picks: their changes, tokens and the copies left for sets.
-        let mut pool = [0u8; 5];
-        let mut changes = 0;
-        let mut used = state.used;
-        for (k, &s) in t.suits.iter().enumerate() {
-            let c = &per_suit[k][usize::from(picks[k])];
-            changes += c.changes;
-            used += c.tokens;
-            if p < self.len {
-                pool[s] = c.pool;
-            }
-        }
+        // The last suit. Its choices that leave the same copies and use the
+        // same tokens share the set choices: ask for them once.
         let forms_sets = p < self.len && !(self.ace_twice && p == 0);
-        let options = if forms_sets {
-            let rank = t.line[t.suits[0]][p] % 13;
-            let options = self.set_choices(p, rank, pool, self.tokens - used);
+        let rank = t.line[t.suits[0]][p.min(self.len - 1)] % 13;
+        let s = t.suits[last];
+        let mut shared: SmallVec<[SharedSets; 4]> = SmallVec::new();
+        for (i, c) in per_suit[last].iter().enumerate() {
+            let (tok, changes) = (tok + c.tokens, changed + c.changes);
+            if tok > budget || changes >= self.cut {
+                continue;
+            }
+            picks[last] = i as u8;
+            let used = state.used + tok;
+            if !forms_sets {
+                let Some(next) = self.next_state(p, state, per_suit, picks, used) else {
+                    self.stopped = true;
+                    return;
+                };
+                let least = changes + self.rest_bound(p, &next, changes);
+                if least < self.cut {
+                    out.push(Transition {
+                        cost: changes,
+                        least,
+                        next,
+                        picks: *picks,
+                        set: None,
+                    });
+                }
+                continue;
+            }
+            let mut pool = pool;
+            pool[s] = c.pool;
+            let set_budget = self.tokens - used;
+            let known = shared
+                .iter()
+                .find(|(left, tokens, _)| (*left, *tokens) == (c.pool, c.tokens));
+            let options = match known {
+                Some((_, _, o)) => Rc::clone(o),
+                None => {
+                    let o = self.set_choices(p, rank, pool, set_budget);
+                    shared.push((c.pool, c.tokens, Rc::clone(&o)));
+                    o
+                }
+            };
             // Most combinations leave copies no set takes: skip them before
             // building the next state.
             if options.iter().all(|sc| changes + sc.cost >= self.cut) {
-                return;
+                continue;
             }
-            Some(options)
-        } else {
-            None
-        };
-        let Some(next) = self.next_state(p, state, per_suit, picks, used) else {
-            self.stopped = true;
-            return;
-        };
-        if let Some(options) = options {
-            let set_budget = self.tokens - next.used;
-            for (i, sc) in options.iter().enumerate() {
+            let Some(next) = self.next_state(p, state, per_suit, picks, used) else {
+                self.stopped = true;
+                return;
+            };
+            for (j, sc) in options.iter().enumerate() {
                 let cost = changes + sc.cost;
                 if cost >= self.cut {
                     continue;
@@ -902,21 +936,9 @@ impl<'t> Sweep<'t> {
                     least,
                     next,
                     picks: *picks,
-                    set: Some((i as u8, pool, set_budget)),
+                    set: Some((j as u8, pool, set_budget)),
                 });
             }
-        } else {
-            let least = changes + self.rest_bound(p, &next, changes);
-            if least >= self.cut {
-                return;
-            }
-            out.push(Transition {
-                cost: changes,
-                least,
-                next,
-                picks: *picks,
-                set: None,
-            });
         }
     }
 
