@@ -46,6 +46,8 @@ const BOUNDS_AFTER: u64 = 300;
 /// to 4,459, the ~20 and ~30 rows stayed put; lower still, the small rows
 /// pay for bounds they do not need.
 const BOUNDS_AFTER_NATURAL: u64 = 500;
+/// Entries of the table of recent set choices: 2^this.
+const RECENT_SETS_BITS: u32 = 8;
 /// `need` of a run that can never hold a whole original run.
 const NEVER: u8 = 15;
 /// Most runs open at one time that the state encoding holds. Between two
@@ -257,6 +259,9 @@ pub(super) struct Sweep<'t> {
     /// Per state: the least cost, or a lower bound with [`BOUND`] set.
     memo: FxHashMap<Key, u64>,
     sets_memo: FxHashMap<(usize, [u8; 5], u8), Rc<[SetChoice]>>,
+    /// Recent entries of `sets_memo` by a packed key (see
+    /// [`Sweep::set_choices`]).
+    recent_sets: Vec<(u64, Option<Rc<[SetChoice]>>)>,
     /// Per position: buffers for listing transitions.
     bufs: Vec<Buffers>,
     /// Transitions costing this much or more are not listed (the limit of
@@ -354,6 +359,7 @@ impl<'t> Sweep<'t> {
             orig_sets,
             memo: FxHashMap::default(),
             sets_memo: FxHashMap::default(),
+            recent_sets: vec![(0, None); 1 << RECENT_SETS_BITS],
             bufs: (0..=len).map(|_| Buffers::default()).collect(),
             cut: INF,
             nodes: 0,
@@ -1047,9 +1053,24 @@ impl<'t> Sweep<'t> {
     /// copies may be left). Only tokens needed to reach the minimum length
     /// are used: spare ones join melds with room at the end.
     fn set_choices(&mut self, p: usize, rank: usize, pool: [u8; 5], budget: u8) -> Rc<[SetChoice]> {
+        // The recent answers first, in a small table indexed by the key's
+        // (Fibonacci) hash: most lookups repeat one of them.
+        let packed = pool
+            .iter()
+            .fold(p as u64 & 0xff, |k, &c| k << 8 | u64::from(c))
+            << 8
+            | u64::from(budget);
+        let slot = (packed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - RECENT_SETS_BITS)) as usize;
+        if let (k, Some(v)) = &self.recent_sets[slot] {
+            if *k == packed {
+                return Rc::clone(v);
+            }
+        }
         let key = (p, pool, budget);
         if let Some(v) = self.sets_memo.get(&key) {
-            return Rc::clone(v);
+            let v = Rc::clone(v);
+            self.recent_sets[slot] = (packed, Some(Rc::clone(&v)));
+            return v;
         }
         // Per tokens used, the cheapest choice (the first found among equals).
         let mut out: Vec<Option<SetChoice>> = vec![None; usize::from(budget) + 1];
@@ -1064,6 +1085,7 @@ impl<'t> Sweep<'t> {
         }
         let kept: Rc<[SetChoice]> = kept.into();
         self.sets_memo.insert(key, Rc::clone(&kept));
+        self.recent_sets[slot] = (packed, Some(Rc::clone(&kept)));
         kept
     }
 
