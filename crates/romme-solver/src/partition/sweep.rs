@@ -493,13 +493,19 @@ impl<'t> Sweep<'t> {
         st.runs[..n].sort_unstable();
         // Called while listing transitions: the listing's cut stays.
         let cut = self.cut;
-        let v = self.value(p, &st, need);
+        // Ask for up to four times what is needed: the cuts of later
+        // questions differ, and a bound proven higher answers more of them
+        // from the memo (six ~40 positions: 0–9 % fewer instructions than
+        // asking for `need`; asking for the exact value costs 20–140 % more).
+        let asked = need.saturating_mul(4).min(INF);
+        let v = self.value(p, &st, asked);
         self.cut = cut;
         if self.stopped {
             return 0;
         }
+        // Below what was asked the value is exact; else only a bound.
         self.bound_memo
-            .insert(key, if v < need { v } else { v | BOUND });
+            .insert(key, if v < asked { v } else { v | BOUND });
         v
     }
 
