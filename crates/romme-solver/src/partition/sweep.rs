@@ -882,7 +882,11 @@ impl<'t> Sweep<'t> {
         // The last suit. Its choices that leave the same copies and use the
         // same tokens share the set choices: ask for them once.
         let forms_sets = p < self.len && !(self.ace_twice && p == 0);
-        let rank = t.line[t.suits[0]][p.min(self.len - 1)] % 13;
+        let rank = if forms_sets {
+            t.line[t.suits[0]][p] % 13
+        } else {
+            0
+        };
         let s = t.suits[last];
         let mut shared: SmallVec<[SharedSets; 4]> = SmallVec::new();
         for (i, c) in per_suit[last].iter().enumerate() {
@@ -979,7 +983,7 @@ impl<'t> Sweep<'t> {
                     return None;
                 }
             }
-            if self.ace_twice && p == 0 && p < self.len {
+            if self.ace_twice && p == 0 {
                 next.aces_low[s] = c.naturals;
             }
         }
