@@ -154,6 +154,9 @@ impl State {
     }
 }
 
+/// A key of the relaxation's bounds: position, tokens left, low aces.
+type BoundKey = (u8, u8, [u8; 5]);
+
 /// A memo key (see [`State::key`]).
 type Key = [u64; 4];
 
@@ -282,7 +285,9 @@ pub(super) struct Sweep<'t> {
     /// Bounds worked out: (position, tokens left, low aces) → least cost
     /// from the position on whatever runs are open there, or (with
     /// [`BOUND`] set) a lower bound on it.
-    bound_memo: FxHashMap<(u8, u8, [u8; 5]), u64>,
+    bound_memo: FxHashMap<BoundKey, u64>,
+    /// The last entry of `bound_memo` asked for or written.
+    last_bound: Option<(BoundKey, u64)>,
     /// States evaluated before bounds are used, with and without wild
     /// tokens ([`BOUNDS_AFTER`], [`BOUNDS_AFTER_NATURAL`]; tests use 0).
     bounds_after: (u64, u64),
@@ -369,6 +374,7 @@ impl<'t> Sweep<'t> {
             relaxation: false,
             bounds: None,
             bound_memo: FxHashMap::default(),
+            last_bound: None,
             bounds_after: (BOUNDS_AFTER, BOUNDS_AFTER_NATURAL),
         })
     }
@@ -455,8 +461,14 @@ impl<'t> Sweep<'t> {
         }
         let aces_low = if self.ace_twice { aces_low } else { [0; 5] };
         let key = (p as u8, left, aces_low);
-        // Exact, or (BOUND set) a bound that may already be enough.
-        if let Some(&m) = self.bound_memo.get(&key) {
+        // Exact, or (BOUND set) a bound that may already be enough; the
+        // last answer first (consecutive transitions mostly ask the same).
+        let known = match self.last_bound {
+            Some((k, m)) if k == key => Some(m),
+            _ => self.bound_memo.get(&key).copied(),
+        };
+        if let Some(m) = known {
+            self.last_bound = Some((key, m));
             let v = m & !BOUND;
             if m & BOUND == 0 || v >= need {
                 return v;
@@ -504,8 +516,9 @@ impl<'t> Sweep<'t> {
             return 0;
         }
         // Below what was asked the value is exact; else only a bound.
-        self.bound_memo
-            .insert(key, if v < asked { v } else { v | BOUND });
+        let m = if v < asked { v } else { v | BOUND };
+        self.bound_memo.insert(key, m);
+        self.last_bound = Some((key, m));
         v
     }
 
