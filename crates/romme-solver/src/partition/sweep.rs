@@ -28,7 +28,6 @@
 use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
-use smallvec::SmallVec;
 
 use super::{Best, FACES, Shape, Tables};
 
@@ -201,10 +200,6 @@ struct SetChoice {
     cost: u64,
 }
 
-/// The set choices for the last suit's choices that leave these copies and
-/// use these tokens (see [`Sweep::combine`]).
-type SharedSets = (u8, u8, Rc<[SetChoice]>);
-
 /// One transition from a position to the next.
 #[derive(Debug, Clone, Copy)]
 struct Transition {
@@ -261,9 +256,10 @@ pub(super) struct Sweep<'t> {
     orig_sets: Vec<(usize, [u8; 5])>,
     /// Per state: the least cost, or a lower bound with [`BOUND`] set.
     memo: FxHashMap<Key, u64>,
-    sets_memo: FxHashMap<(usize, [u8; 5], u8), Rc<[SetChoice]>>,
-    /// Recent entries of `sets_memo` by a packed key (see
-    /// [`Sweep::set_choices`]).
+    /// Set choices by position, pool and token budget, packed into one
+    /// integer (see [`Sweep::set_choices`]).
+    sets_memo: FxHashMap<u64, Rc<[SetChoice]>>,
+    /// Recent entries of `sets_memo`, direct-mapped.
     recent_sets: Vec<(u64, Option<Rc<[SetChoice]>>)>,
     /// Per position: buffers for listing transitions.
     bufs: Vec<Buffers>,
@@ -452,9 +448,10 @@ impl<'t> Sweep<'t> {
     /// no more than the copies of this face plus the tokens left (any more
     /// could only end here, which costs nothing). With fewer, shorter or
     /// more constrained runs the cost can only be higher, so this bounds
-    /// the cost of every state with these tokens and low aces. 0 where unknown: a run at `p` of length `p` would pass for one
-    /// from the line's start (see `exact_from_start`), too many runs do not
-    /// fit the encoding, or the relaxation hit a limit.
+    /// the cost of every state with these tokens and low aces. 0 where
+    /// unknown: a run at `p` of length `p` would pass for one from the
+    /// line's start (see `exact_from_start`), too many runs do not fit the
+    /// encoding, or the relaxation hit a limit.
     fn relaxed_value(&mut self, p: usize, left: u8, aces_low: [u8; 5], need: u64) -> u64 {
         if p == 0 || p >= self.len || self.stopped || need == 0 {
             return 0;
@@ -892,8 +889,7 @@ impl<'t> Sweep<'t> {
             }
             return;
         }
-        // The last suit. Its choices that leave the same copies and use the
-        // same tokens share the set choices: ask for them once.
+        // The last suit: each of its choices completes a combination.
         let forms_sets = p < self.len && !(self.ace_twice && p == 0);
         let rank = if forms_sets {
             t.line[t.suits[0]][p] % 13
@@ -901,7 +897,6 @@ impl<'t> Sweep<'t> {
             0
         };
         let s = t.suits[last];
-        let mut shared: SmallVec<[SharedSets; 4]> = SmallVec::new();
         for (i, c) in per_suit[last].iter().enumerate() {
             let (tok, changes) = (tok + c.tokens, changed + c.changes);
             if tok > budget || changes >= self.cut {
@@ -929,17 +924,7 @@ impl<'t> Sweep<'t> {
             let mut pool = pool;
             pool[s] = c.pool;
             let set_budget = self.tokens - used;
-            let known = shared
-                .iter()
-                .find(|(left, tokens, _)| (*left, *tokens) == (c.pool, c.tokens));
-            let options = match known {
-                Some((_, _, o)) => Rc::clone(o),
-                None => {
-                    let o = self.set_choices(p, rank, pool, set_budget);
-                    shared.push((c.pool, c.tokens, Rc::clone(&o)));
-                    o
-                }
-            };
+            let options = self.set_choices(p, rank, pool, set_budget);
             // Most combinations leave copies no set takes: skip them before
             // building the next state.
             if options.iter().all(|sc| changes + sc.cost >= self.cut) {
@@ -1076,8 +1061,9 @@ impl<'t> Sweep<'t> {
     /// copies may be left). Only tokens needed to reach the minimum length
     /// are used: spare ones join melds with room at the end.
     fn set_choices(&mut self, p: usize, rank: usize, pool: [u8; 5], budget: u8) -> Rc<[SetChoice]> {
-        // The recent answers first, in a small table indexed by the key's
-        // (Fibonacci) hash: most lookups repeat one of them.
+        // One key: the position, the five pool counts and the budget, a
+        // byte each. The recent answers first, in a small table indexed by
+        // the key's (Fibonacci) hash: most lookups repeat one of them.
         let packed = pool
             .iter()
             .fold(p as u64 & 0xff, |k, &c| k << 8 | u64::from(c))
@@ -1089,8 +1075,7 @@ impl<'t> Sweep<'t> {
                 return Rc::clone(v);
             }
         }
-        let key = (p, pool, budget);
-        if let Some(v) = self.sets_memo.get(&key) {
+        if let Some(v) = self.sets_memo.get(&packed) {
             let v = Rc::clone(v);
             self.recent_sets[slot] = (packed, Some(Rc::clone(&v)));
             return v;
@@ -1107,7 +1092,7 @@ impl<'t> Sweep<'t> {
             }
         }
         let kept: Rc<[SetChoice]> = kept.into();
-        self.sets_memo.insert(key, Rc::clone(&kept));
+        self.sets_memo.insert(packed, Rc::clone(&kept));
         self.recent_sets[slot] = (packed, Some(Rc::clone(&kept)));
         kept
     }
