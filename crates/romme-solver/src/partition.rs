@@ -21,7 +21,10 @@ use romme_core::ruleset::{Limit, Ruleset, SetSuits, WildShare};
 use serde::Serialize;
 use smallvec::SmallVec;
 
+mod strand;
 mod sweep;
+
+use strand::StrandMasks;
 
 /// Number of face slots (5 suits × 13 ranks).
 pub(crate) const FACES: usize = 65;
@@ -122,6 +125,8 @@ struct Tables {
     /// No wild limit at all: spare tokens can join any meld with room, so
     /// the search only places necessary tokens and absorbs the rest at the end.
     free: bool,
+    /// The bit-parallel stranded-card test, where the lines allow it.
+    strand: Option<StrandMasks>,
 }
 
 impl Tables {
@@ -282,7 +287,7 @@ impl Tables {
                 }
             }
         }
-        Tables {
+        let mut t = Tables {
             in_deck,
             penalty,
             joker_penalty: u32::from(rules.penalty.joker),
@@ -312,7 +317,30 @@ impl Tables {
                 && w.max_per_meld == Limit::None
                 && w.adjacent
                 && w.at_run_ends,
-        }
+            strand: None,
+        };
+        let set_partners = [0, 1].map(|tokens| t.set_partners_needed(tokens));
+        t.strand = StrandMasks::new(
+            &t.suits,
+            &t.line,
+            t.min_len,
+            t.cyclic,
+            t.distinct_sets,
+            set_partners,
+        );
+        t
+    }
+
+    /// The fewest natural partners a card needs for some set with `tokens`
+    /// wild tokens (None: no set at all), by the same rule as
+    /// [`Tables::meldable`].
+    fn set_partners_needed(&self, tokens: usize) -> Option<usize> {
+        (1..=self.max_set.min(64))
+            .find(|&n| {
+                let w = self.min_len.saturating_sub(n);
+                w <= tokens && n + w <= self.max_set && self.share_ok(n, w)
+            })
+            .map(|n| n - 1)
     }
 
     /// Meld value (§3) of a shape; wild tokens count nothing with `joker_zero`.
@@ -456,6 +484,27 @@ impl Tables {
         let mut paid = 0;
         let unit = arrange.map_or(0, |a| a.unit);
         let mut present = presence(counts);
+        if let (None, Some(m)) = (arrange, &self.strand) {
+            if tokens + 1 < self.min_len {
+                // Bit-parallel: strip the stranded faces until none is left.
+                loop {
+                    let mut stranded = m.stranded(present, tokens);
+                    if stranded == 0 {
+                        return (dead, paid, present);
+                    }
+                    present &= !stranded;
+                    while stranded != 0 {
+                        let f = stranded.trailing_zeros() as usize;
+                        stranded &= stranded - 1;
+                        for _ in 0..counts[f] {
+                            dead.push(f);
+                            paid += self.penalty[f];
+                        }
+                        counts[f] = 0;
+                    }
+                }
+            }
+        }
         loop {
             let before = dead.len();
             let mut left = present;
@@ -673,14 +722,42 @@ impl Search<'_> {
         (m != 0).then(|| from + m.trailing_zeros() as usize)
     }
 
+    /// Whether this branch can still beat the best partition found: its
+    /// deadwood so far plus the penalty of the cards left that fit no meld
+    /// any more (stranded) against the best's.
     fn bound_ok(&self) -> bool {
-        match &self.best {
-            None => true,
-            Some(b) => {
-                self.deadwood < b.deadwood
-                    || (self.deadwood == b.deadwood
-                        && self.melded + self.remaining + self.tokens > b.melded)
-            }
+        let Some(b) = &self.best else {
+            return true;
+        };
+        let beats = |deadwood: u32, lost: usize| {
+            deadwood < b.deadwood
+                || (deadwood == b.deadwood
+                    && self.melded + self.remaining + self.tokens - lost > b.melded)
+        };
+        if !beats(self.deadwood, 0) {
+            return false;
+        }
+        let mut stranded = self.stranded();
+        if stranded == 0 {
+            return true;
+        }
+        let (mut lost_value, mut lost) = (0, 0);
+        while stranded != 0 {
+            let f = stranded.trailing_zeros() as usize;
+            stranded &= stranded - 1;
+            lost_value += self.t.penalty[f] * u32::from(self.counts[f]);
+            lost += usize::from(self.counts[f]);
+        }
+        beats(self.deadwood + lost_value, lost)
+    }
+
+    /// The faces left that fit no meld with the other cards left and the
+    /// wild tokens left (see [`strand`]). Only where the bit-parallel test
+    /// applies: the per-face test costs more per node than it saves.
+    fn stranded(&self) -> u128 {
+        match &self.t.strand {
+            Some(m) if self.tokens + 1 < self.t.min_len => m.stranded(self.present, self.tokens),
+            _ => 0,
         }
     }
 
@@ -1529,11 +1606,13 @@ impl<'r> PartitionSolver<'r> {
             let cards: Vec<CardKind> = (0..best.wild_melded).filter_map(|_| next_wild()).collect();
             melds.extend(self.all_wild_melds(&cards));
         }
-        let mut unmatched: Vec<CardKind> = best
-            .dead
-            .iter()
-            .filter_map(|&f| Face::from_index(f).map(CardKind::Natural))
-            .collect();
+        // Sized up front: a collected filter_map would grow it card by card.
+        let mut unmatched = Vec::with_capacity(best.dead.len() + wilds.len());
+        unmatched.extend(
+            best.dead
+                .iter()
+                .filter_map(|&f| Face::from_index(f).map(CardKind::Natural)),
+        );
         unmatched.extend(wilds.iter().map(|(_, c)| *c));
         Partition {
             deadwood: best.deadwood,
@@ -1689,7 +1768,60 @@ pub fn best_partition(
 
 #[cfg(test)]
 mod tests {
-    use super::{FACES, at_most, bits, presence};
+    use super::{FACES, Tables, at_most, bits, presence};
+    use romme_core::ruleset::presets;
+
+    /// The bit-parallel stranded-card test equals the per-face one on
+    /// random hands (one or two copies per face) with no or one wild token,
+    /// for every preset whose lines it supports; the others fall back.
+    #[test]
+    fn bit_parallel_stranded_cards_match_the_per_face_test() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut checked = 0;
+        for name in presets::NAMES {
+            let Some(Ok(rules)) = presets::load(name) else {
+                panic!("preset {name}");
+            };
+            let t = Tables::new(&rules, None);
+            let Some(strand) = &t.strand else {
+                assert!(
+                    rules.melds.sets.suits != romme_core::ruleset::SetSuits::Distinct
+                        || t.min_len != 3,
+                    "{name}: a French deck with distinct sets should have the fast test"
+                );
+                continue;
+            };
+            checked += 1;
+            for _ in 0..20_000 {
+                let mut counts = [0u8; FACES];
+                for (f, c) in counts.iter_mut().enumerate() {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    if t.in_deck[f] {
+                        // About 13 to 20 cards of 104.
+                        *c = match state % 32 {
+                            0..=3 => 1,
+                            4 => 2,
+                            _ => 0,
+                        };
+                    }
+                }
+                let present = presence(&counts);
+                for tokens in 0..=1 {
+                    let want = (0..FACES)
+                        .filter(|&f| counts[f] > 0 && !t.meldable(f, &counts, present, tokens))
+                        .fold(0u128, |m, f| m | 1u128 << f);
+                    assert_eq!(
+                        strand.stranded(present, tokens),
+                        want,
+                        "{name}, {tokens} tokens, faces {present:b}"
+                    );
+                }
+            }
+        }
+        assert!(checked >= 3, "only {checked} presets use the fast test");
+    }
 
     #[test]
     fn bit_counts() {
