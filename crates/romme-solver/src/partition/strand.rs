@@ -8,10 +8,12 @@
 //! same way as `Tables::meldable` (it ignores run-length and adjacency
 //! limits), so "stranded" is always certain.
 //!
-//! All suits are tested at once on the face bitmask (`suit * 13 + rank`):
-//! a suit's run line is gathered into a small integer (the ace at either
-//! end where the ruleset lets it stand there), shifted against itself, and
-//! scattered back; sets count the suits holding each rank with bit-sliced
+//! All suits are tested at once on the face bitmask (`suit * 13 + rank`,
+//! four suits in one 52-bit word): for every face, the word shifted so that
+//! the face's bit holds the card one and two places below and above it in
+//! its run line (masked so that nothing crosses from one suit's row into
+//! the next; the ace below the 2, above the king, or both, or round the
+//! corner); sets count the suits holding each rank with bit-sliced
 //! counters. Rulesets whose lines do not fit this layout (runs around the
 //! corner, a minimum length other than three, sets that may repeat a suit)
 //! get `None` from [`StrandMasks::new`], and the search falls back to the
@@ -20,32 +22,42 @@
 /// Precomputed facts for the stranded-card test.
 #[derive(Debug, Clone)]
 pub(super) struct StrandMasks {
-    /// Line position of the 2 (1 with the ace low, else 0).
-    offset: u32,
-    /// The ace stands below the 2 / above the king.
-    ace_low: bool,
-    ace_high: bool,
-    /// Runs go round the corner (K-A-2): the line is 2..A, cyclic.
+    /// Runs go round the corner (K-A-2): every row is a cycle 2..A.
     cyclic: bool,
+    /// `bit(0)` if the ace stands below the 2, else 0.
+    ace_low: u64,
+    /// `bit(11)` if the ace stands above the king, else 0.
+    ace_high: u64,
+    /// The faces whose card one / two places up the line is the next bit
+    /// up of the row (with the ace high, the king's and queen's include the
+    /// ace).
+    up1: u64,
+    up2: u64,
     /// Per wild tokens (0, 1): how many natural partners of other suits a
     /// card needs for some set (None: no set is possible).
     set_partners: [Option<usize>; 2],
 }
 
-/// Bits 0..12 of a row: the ranks 2..A.
-const ROW: u64 = 0x1fff;
-/// The ranks 2..K of a row.
-const NON_ACE: u64 = 0xfff;
 /// One bit at the start of each suit's row, to copy a row to every suit.
 const EVERY_ROW: u64 = 1 | 1 << 13 | 1 << 26 | 1 << 39;
+
+/// Bits `lo..lo + n` of every row.
+const fn rows(lo: u32, n: u32) -> u64 {
+    (((1u64 << n) - 1) << lo) * EVERY_ROW
+}
+
+/// Bit `k` of every row.
+const fn bit(k: u32) -> u64 {
+    rows(k, 1)
+}
 
 impl StrandMasks {
     /// The masks for these lines (per suit: face index at each line
     /// position), or None when the lines do not have the supported layout:
     /// at most four suits, each line 2..K in order with the ace below the 2
     /// and/or above the king (or 2..A round the corner), minimum length
-    /// three, sets of distinct suits.
-    /// `set_partners` is as in [`StrandMasks::stranded`].
+    /// three, sets of distinct suits. `set_partners` is as in
+    /// [`StrandMasks::stranded`].
     pub(super) fn new(
         suits: &[usize],
         line: &[Vec<usize>; 5],
@@ -78,10 +90,11 @@ impl StrandMasks {
             }
         }
         Some(StrandMasks {
-            offset: u32::from(ace_low),
-            ace_low,
-            ace_high,
             cyclic,
+            ace_low: if ace_low { bit(0) } else { 0 },
+            ace_high: if ace_high { bit(11) } else { 0 },
+            up1: rows(0, if ace_high { 12 } else { 11 }),
+            up2: rows(0, if ace_high { 11 } else { 10 }),
             set_partners,
         })
     }
@@ -89,20 +102,35 @@ impl StrandMasks {
     /// The faces of `present` that fit no meld with the other faces of
     /// `present` and `tokens` wild tokens (0 or 1; with more, no face is
     /// reported, as the per-face test would find a meld for each).
-    ///
-    /// Each suit's line goes into a 16-bit lane of one word (lines have at
-    /// most 14 positions, so shifts by one or two never carry a card into
-    /// the next lane), all lanes are tested at once, and the result is
-    /// scattered back to face bits.
     pub(super) fn stranded(&self, present: u128, tokens: usize) -> u128 {
         if tokens > 1 {
             return 0;
         }
         let p = present as u64;
         let fits = if self.cyclic {
-            self.cyclic_fits(p, tokens)
+            // Bit i of each: the card at i - 1, i - 2, i + 1, i + 2, round
+            // the corner within the row.
+            let down1 = (p << 1 & rows(1, 12)) | (p >> 12 & bit(0));
+            let down2 = (p << 2 & rows(2, 11)) | (p >> 11 & rows(0, 2));
+            let up1 = (p >> 1 & rows(0, 12)) | (p << 12 & bit(12));
+            let up2 = (p >> 2 & rows(0, 11)) | (p << 11 & rows(11, 2));
+            window(down1, down2, up1, up2, tokens) & p
         } else {
-            self.line_fits(p, tokens)
+            // The ranks 2..K; the ace below the 2 is the row's own bit 12.
+            let down1 = (p << 1 & rows(1, 11)) | (p >> 12 & self.ace_low);
+            let down2 = (p << 2 & rows(2, 10)) | (p >> 11 & self.ace_low << 1);
+            let up1 = p >> 1 & self.up1;
+            let up2 = p >> 2 & self.up2;
+            let ranks = window(down1, down2, up1, up2, tokens) & p & rows(0, 12);
+            // The ace: below the 2 (then the 2 and 3 above it) or above the
+            // king (the king and queen below it).
+            let (low, high) = if tokens == 0 {
+                (p & p >> 1, p & p << 1)
+            } else {
+                (p | p >> 1, p | p << 1)
+            };
+            let ace = (low & self.ace_low) << 12 | (high & self.ace_high) << 1;
+            ranks | ace & p
         };
         // Sets: ranks held in enough other suits.
         let mut sets = 0u64;
@@ -110,7 +138,7 @@ impl StrandMasks {
             // ge[k]: ranks present in more than k suits.
             let mut ge = [0u64; 4];
             for s in 0..4 {
-                let r = p >> (13 * s) & ROW;
+                let r = p >> (13 * s) & 0x1fff;
                 ge[3] |= ge[2] & r;
                 ge[2] |= ge[1] & r;
                 ge[1] |= ge[0] & r;
@@ -122,74 +150,15 @@ impl StrandMasks {
         }
         u128::from(p & !(fits | sets))
     }
-
-    /// Faces that fit a run, on lines with the ace at the ends.
-    fn line_fits(&self, p: u64, tokens: usize) -> u64 {
-        let hi = 12 + self.offset;
-        let mut lanes = 0u64;
-        for s in 0..4 {
-            let row = p >> (13 * s) & ROW;
-            let ace = row >> 12;
-            let mut lane = (row & NON_ACE) << self.offset;
-            if self.ace_low {
-                lane |= ace;
-            }
-            if self.ace_high {
-                lane |= ace << hi;
-            }
-            lanes |= lane << (16 * s);
-        }
-        let fits = shifted_fits(
-            lanes,
-            [lanes << 1, lanes << 2, lanes >> 1, lanes >> 2],
-            tokens,
-        );
-        let mut out = 0u64;
-        for s in 0..4 {
-            let lane = fits >> (16 * s);
-            let mut row = lane >> self.offset & NON_ACE;
-            let ace = (self.ace_low && lane & 1 == 1) || (self.ace_high && lane >> hi & 1 == 1);
-            row |= u64::from(ace) << 12;
-            out |= row << (13 * s);
-        }
-        out
-    }
-
-    /// Faces that fit a run, on cyclic lines 2..A: each lane is rotated
-    /// within its 13 bits.
-    fn cyclic_fits(&self, p: u64, tokens: usize) -> u64 {
-        let mut lanes = 0u64;
-        for s in 0..4 {
-            lanes |= (p >> (13 * s) & ROW) << (16 * s);
-        }
-        // Bit i of `up1` is the card at i - 1 (round the corner), and so on.
-        // Each part is masked to the bits it may fill, so no shift carries a
-        // card into another lane.
-        let lane_bits = |lo: u32, n: u32| ((1u64 << n) - 1) << lo;
-        let every = |m: u64| m * 0x0001_0001_0001_0001;
-        let up1 = (lanes << 1 & every(lane_bits(1, 12))) | (lanes >> 12 & every(lane_bits(0, 1)));
-        let up2 = (lanes << 2 & every(lane_bits(2, 11))) | (lanes >> 11 & every(lane_bits(0, 2)));
-        let down1 =
-            (lanes >> 1 & every(lane_bits(0, 12))) | (lanes << 12 & every(lane_bits(12, 1)));
-        let down2 =
-            (lanes >> 2 & every(lane_bits(0, 11))) | (lanes << 11 & every(lane_bits(11, 2)));
-        let fits = shifted_fits(lanes, [up1, up2, down1, down2], tokens);
-        let mut out = 0u64;
-        for s in 0..4 {
-            out |= (fits >> (16 * s) & ROW) << (13 * s);
-        }
-        out
-    }
 }
 
-/// Positions of `lanes` with a run window of three through them, given the
-/// lanes shifted so that bit i holds the card at i-1, i-2, i+1, i+2: all
-/// three present without tokens, two of them with one token.
-fn shifted_fits(lanes: u64, [l1, l2, r1, r2]: [u64; 4], tokens: usize) -> u64 {
-    let fit = if tokens == 0 {
-        (r1 & r2) | (l1 & r1) | (l1 & l2)
+/// Faces with a run window of three through them, given the cards one and
+/// two places down and up the line at each face's bit: all three present
+/// without tokens, two of them with one token.
+fn window(down1: u64, down2: u64, up1: u64, up2: u64, tokens: usize) -> u64 {
+    if tokens == 0 {
+        (up1 & up2) | (down1 & up1) | (down1 & down2)
     } else {
-        r1 | r2 | l1 | l2
-    };
-    fit & lanes
+        up1 | up2 | down1 | down2
+    }
 }
