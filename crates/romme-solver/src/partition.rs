@@ -1123,9 +1123,10 @@ impl Search<'_> {
         } else {
             have
         };
-        for take in 0..=most {
+        // Most copies first: longer melds early make the bound bite sooner.
+        for take in (0..=most).rev() {
             if n + take > t.max_set {
-                break;
+                continue;
             }
             self.take(f, take as u8);
             self.remaining -= take;
@@ -1194,6 +1195,22 @@ impl Search<'_> {
     fn extend_right(&mut self, x: usize, suit: usize, lo: usize, len: usize, wild: u16) {
         let t = self.t;
         let tokens = wild.count_ones() as usize;
+        // Longer runs first: good answers early make the bound bite sooner.
+        if len < t.run_room(suit) {
+            if let Some(p) = self.pos(suit, (lo + len) as isize) {
+                let f = t.line[suit][p];
+                if self.counts[f] > 0 {
+                    self.take(f, 1);
+                    self.remaining -= 1;
+                    self.extend_right(x, suit, lo, len + 1, wild);
+                    self.remaining += 1;
+                    self.put(f, 1);
+                }
+                if self.tokens > tokens {
+                    self.extend_right(x, suit, lo, len + 1, wild | (1 << len));
+                }
+            }
+        }
         if self.free {
             // Emit only spans with natural ends; pad to min_len if needed.
             if wild >> (len - 1) & 1 == 0 {
@@ -1212,23 +1229,6 @@ impl Search<'_> {
                 };
                 self.push(shape, len, tokens, x);
             }
-        }
-        if len >= t.run_room(suit) {
-            return;
-        }
-        let Some(p) = self.pos(suit, (lo + len) as isize) else {
-            return;
-        };
-        let f = t.line[suit][p];
-        if self.counts[f] > 0 {
-            self.take(f, 1);
-            self.remaining -= 1;
-            self.extend_right(x, suit, lo, len + 1, wild);
-            self.remaining += 1;
-            self.put(f, 1);
-        }
-        if self.tokens > tokens {
-            self.extend_right(x, suit, lo, len + 1, wild | (1 << len));
         }
     }
 
