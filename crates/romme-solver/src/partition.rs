@@ -1081,36 +1081,94 @@ impl Search<'_> {
     fn sets_with(&mut self, x: usize) {
         let rank = x % 13;
         let sx = x / 13;
-        // Not enough partners and wild tokens for any set: skip the search.
-        let partners = self.t.set_partners(x, &self.counts, 0);
-        if 1 + partners + self.tokens < self.t.min_len {
-            return;
-        }
         let mut per_suit = [0u8; 5];
         per_suit[sx] = 1;
-        self.set_suits(x, rank, 0, &mut per_suit, 1);
+        if self.t.distinct_sets {
+            let partners = self.present & self.t.same_rank[x];
+            if 1 + partners.count_ones() as usize + self.tokens >= self.t.min_len {
+                self.distinct_sets_with(x, rank, partners, per_suit);
+            }
+            return;
+        }
+        // Not enough partners and wild tokens for any set: skip the search.
+        let partners = self.t.set_partners(x, &self.counts, 0);
+        if 1 + partners + self.tokens >= self.t.min_len {
+            self.set_suits(x, rank, 0, &mut per_suit, 1);
+        }
+    }
+
+    /// Sets of distinct suits: every subset of the suits holding x's rank,
+    /// most copies first (the order `set_suits` would visit them in), as
+    /// a loop over submasks. Bit `4 - s` stands for suit s, so counting
+    /// the submasks down visits the lower suits' cards first.
+    fn distinct_sets_with(
+        &mut self,
+        x: usize,
+        rank: usize,
+        mut partners: u128,
+        mut per_suit: [u8; 5],
+    ) {
+        let mut suits = 0u8;
+        while partners != 0 {
+            let f = partners.trailing_zeros() as usize;
+            partners &= partners - 1;
+            suits |= 1 << (4 - f / 13);
+        }
+        let mut sub = suits;
+        loop {
+            let n = 1 + sub.count_ones() as usize;
+            if n <= self.t.max_set {
+                let mut left = sub;
+                while left != 0 {
+                    let s = 4 - left.trailing_zeros() as usize;
+                    left &= left - 1;
+                    self.take(s * 13 + rank, 1);
+                    per_suit[s] = 1;
+                }
+                self.remaining -= n - 1;
+                self.emit_sets(x, rank, &per_suit, n);
+                self.remaining += n - 1;
+                let mut left = sub;
+                while left != 0 {
+                    let s = 4 - left.trailing_zeros() as usize;
+                    left &= left - 1;
+                    self.put(s * 13 + rank, 1);
+                    per_suit[s] = 0;
+                }
+            }
+            if sub == 0 {
+                return;
+            }
+            sub = (sub - 1) & suits;
+        }
+    }
+
+    /// The sets of `n` naturals (`per_suit`, already taken) with the wild
+    /// tokens they may take.
+    fn emit_sets(&mut self, x: usize, rank: usize, per_suit: &[u8; 5], n: usize) {
+        let t = self.t;
+        let need = t.min_len.saturating_sub(n);
+        let most = self.tokens.min(t.max_set.saturating_sub(n));
+        // Free mode: spare tokens join at the end, only the needed ones here.
+        let most = if self.free { most.min(need) } else { most };
+        for w in need..=most {
+            if !t.share_ok(n, w) {
+                continue;
+            }
+            let shape = Shape::Set {
+                rank: rank as u8,
+                per_suit: *per_suit,
+                tokens: w as u8,
+            };
+            self.push(shape, n + w, w, x);
+        }
     }
 
     fn set_suits(&mut self, x: usize, rank: usize, k: usize, per_suit: &mut [u8; 5], n: usize) {
         let t = self.t;
         if k == t.suits.len() {
-            if n > t.max_set {
-                return;
-            }
-            let need = t.min_len.saturating_sub(n);
-            let most = self.tokens.min(t.max_set.saturating_sub(n));
-            // Free mode: spare tokens join at the end, only the needed ones here.
-            let most = if self.free { most.min(need) } else { most };
-            for w in need..=most {
-                if !t.share_ok(n, w) {
-                    continue;
-                }
-                let shape = Shape::Set {
-                    rank: rank as u8,
-                    per_suit: *per_suit,
-                    tokens: w as u8,
-                };
-                self.push(shape, n + w, w, x);
+            if n <= t.max_set {
+                self.emit_sets(x, rank, per_suit, n);
             }
             return;
         }
