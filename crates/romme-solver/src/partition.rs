@@ -1118,20 +1118,14 @@ impl Search<'_> {
         loop {
             let n = 1 + sub.count_ones() as usize;
             if n <= self.t.max_set {
-                let mut left = sub;
-                while left != 0 {
-                    let s = 4 - left.trailing_zeros() as usize;
-                    left &= left - 1;
+                for s in suits_of(sub) {
                     self.take(s * 13 + rank, 1);
                     per_suit[s] = 1;
                 }
                 self.remaining -= n - 1;
                 self.emit_sets(x, rank, &per_suit, n);
                 self.remaining += n - 1;
-                let mut left = sub;
-                while left != 0 {
-                    let s = 4 - left.trailing_zeros() as usize;
-                    left &= left - 1;
+                for s in suits_of(sub) {
                     self.put(s * 13 + rank, 1);
                     per_suit[s] = 0;
                 }
@@ -1750,6 +1744,18 @@ fn presence(counts: &[u8; FACES]) -> u128 {
         mask |= u128::from(c > 0) << f;
     }
     mask
+}
+
+/// The suits of a submask in `Search::distinct_sets_with` (bit `4 - s`
+/// for suit s).
+fn suits_of(mut mask: u8) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let s = 4 - mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            s
+        })
+    })
 }
 
 /// Cards in a meld of this shape.
