@@ -9,6 +9,13 @@
 //! otherwise the cheapest ones are deadwood. Every meld shape is checked
 //! against the ruleset's wild limits (share, maximum, adjacency, run ends).
 //!
+//! A branch is cut when its deadwood so far plus the penalty of the cards
+//! left that fit no meld any more (stranded, worked out bit-parallel by
+//! [`strand`] where the ruleset's lines allow) cannot beat the best
+//! partition found. Longer melds are tried first, so that good answers
+//! come early; among partitions of equal deadwood and equal cards melded
+//! the first found is kept, which makes the answer deterministic.
+//!
 //! Reading for the limits: a round wild is counted as a wild card wherever
 //! it stands (it is a token). In the shipped presets round wilds only occur
 //! in Five Crowns, which has no limits, so this never changes a result there.
