@@ -30,7 +30,6 @@
 //! that are still on the table) or stays in the hand. It is deterministic and
 //! honours a node limit and a deadline.
 
-use std::collections::HashSet;
 use std::time::Instant;
 
 use romme_core::card::{CardKind, Face, Rank, Suit};
@@ -39,8 +38,14 @@ use romme_core::notation::MeldCard;
 use romme_core::penalty::card_points;
 use romme_core::ruleset::{Ruleset, SetSuits, WildShare};
 
+use smallvec::SmallVec;
+
 use crate::partition::CHANGE_SCALE;
 use crate::rearrange::RearrangeError;
+
+/// Items of one meld (a new meld, a candidate, a piece of a table meld):
+/// on the stack for melds of ordinary length.
+type Items = SmallVec<[usize; 12]>;
 
 /// One robbing problem: the table (jokers declared), the hand, the limits.
 pub(crate) struct RobProblem<'a> {
@@ -103,7 +108,7 @@ enum Form {
 }
 
 /// A generated meld before the validity test: items and form.
-type Raw = Vec<(Vec<usize>, Form, usize)>;
+type Raw = Vec<(Items, Form, usize)>;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Status {
@@ -130,7 +135,7 @@ struct Search<'p, 'a> {
     /// Item taken: placed from the hand or robbed from the table.
     used: Vec<bool>,
     robbed: Vec<u64>,
-    new_melds: Vec<Vec<usize>>,
+    new_melds: Vec<Items>,
     left_cost: u64,
     changed: usize,
     nodes: u64,
@@ -285,17 +290,17 @@ impl<'p, 'a> Search<'p, 'a> {
         let wild_free = (0..self.items.len())
             .filter(|&k| self.items[k].natural.is_none() && self.free(k))
             .count();
-        let stuck: Vec<bool> = (0..self.hand_len)
-            .map(|k| self.status[k] == Status::Open && self.stuck(k, wild_free))
-            .collect();
-        let stuck_cost: u64 = (0..self.hand_len)
-            .filter(|&k| stuck[k])
-            .map(|k| self.items[k].cost)
-            .sum();
+        let (mut stuck_cost, mut anchor_stuck) = (0, false);
+        for k in 0..self.hand_len {
+            if self.status[k] == Status::Open && self.stuck(k, wild_free) {
+                stuck_cost += self.items[k].cost;
+                anchor_stuck |= k == a;
+            }
+        }
         if self.bound() + stuck_cost * CHANGE_SCALE >= self.best_cost {
             return;
         }
-        let mut candidates = if stuck[a] {
+        let mut candidates = if anchor_stuck {
             Vec::new()
         } else {
             self.candidates(a)
@@ -336,7 +341,7 @@ impl<'p, 'a> Search<'p, 'a> {
     /// card (a copy used later could as well have been this one).
     fn leave(&mut self, a: usize) {
         let card = self.items[a].card;
-        let left: Vec<usize> = (a..self.hand_len)
+        let left: Items = (a..self.hand_len)
             .filter(|&k| self.status[k] == Status::Open && self.items[k].card == card)
             .collect();
         for &k in &left {
@@ -355,11 +360,12 @@ impl<'p, 'a> Search<'p, 'a> {
         if self.hint_melds.is_empty() {
             return None;
         }
-        let mut kinds: Vec<CardKind> = cand.iter().map(|&k| self.items[k].card).collect();
+        let mut kinds: SmallVec<[CardKind; 12]> =
+            cand.iter().map(|&k| self.items[k].card).collect();
         kinds.sort_unstable();
         self.hint_melds
             .iter()
-            .position(|(m, used)| !used && *m == kinds)
+            .position(|(m, used)| !used && m[..] == kinds[..])
     }
 
     /// Take a candidate meld. Returns whether it holds a whole original meld.
@@ -379,7 +385,7 @@ impl<'p, 'a> Search<'p, 'a> {
         if !whole {
             self.changed += 1;
         }
-        self.new_melds.push(cand.to_vec());
+        self.new_melds.push(cand.iter().copied().collect());
         whole
     }
 
@@ -406,22 +412,23 @@ impl<'p, 'a> Search<'p, 'a> {
 
     /// Pieces of table meld `m` still on the table: index ranges of its
     /// cards (runs split where cards were robbed; a set stays one piece).
-    fn pieces(&self, m: usize) -> Vec<Vec<usize>> {
+    fn pieces(&self, m: usize) -> SmallVec<[Items; 4]> {
         let len = self.p.table[m].len();
         let mask = self.robbed[m];
-        let left: Vec<usize> = (0..len).filter(|i| mask >> i & 1 == 0).collect();
+        let left = (0..len).filter(|i| mask >> i & 1 == 0);
         if self.p.kinds[m] == MeldKind::Set {
+            let left: Items = left.collect();
             return if left.is_empty() {
-                Vec::new()
+                SmallVec::new()
             } else {
-                vec![left]
+                smallvec::smallvec![left]
             };
         }
-        let mut out: Vec<Vec<usize>> = Vec::new();
+        let mut out: SmallVec<[Items; 4]> = SmallVec::new();
         for i in left {
             match out.last_mut() {
                 Some(piece) if piece.last() == Some(&(i - 1)) => piece.push(i),
-                _ => out.push(vec![i]),
+                _ => out.push(smallvec::smallvec![i]),
             }
         }
         out
@@ -577,9 +584,9 @@ impl<'p, 'a> Search<'p, 'a> {
     /// Natural items of `face` a new meld may take: the first open hand copy
     /// (or all of them, in order, when `all_copies`) and the first free card
     /// of each table meld.
-    fn options(&self, face: Face, all_copies: bool) -> Vec<usize> {
-        let mut out = Vec::new();
-        let mut melds = Vec::new();
+    fn options(&self, face: Face, all_copies: bool) -> Items {
+        let mut out = Items::new();
+        let mut melds: SmallVec<[usize; 8]> = SmallVec::new();
         for &k in &self.by_face[face.index()] {
             if !self.free(k) {
                 continue;
@@ -603,9 +610,9 @@ impl<'p, 'a> Search<'p, 'a> {
 
     /// Every new meld that holds hand card `a` as its first hand card, in
     /// search order: most hand cards first, then fewest robbed cards.
-    fn candidates(&mut self, a: usize) -> Vec<Vec<usize>> {
+    fn candidates(&mut self, a: usize) -> Vec<Items> {
         let mut raw: Raw = Vec::new();
-        let wilds: Vec<usize> = self
+        let wilds: Items = self
             .wilds
             .iter()
             .copied()
@@ -627,18 +634,18 @@ impl<'p, 'a> Search<'p, 'a> {
         };
         // Sets.
         for &rank in &ranks {
-            let mut per_suit: Vec<Vec<usize>> = Vec::new();
+            let mut per_suit: SmallVec<[Items; 5]> = SmallVec::new();
             for &suit in &self.suits {
                 let all = self.p.rules.melds.sets.suits == SetSuits::Any;
                 per_suit.push(self.options(Face::new(rank, suit), all));
             }
-            let mut chosen = Vec::new();
+            let mut chosen = Items::new();
             self.set_naturals(&per_suit, 0, &mut chosen, a, &wilds, &mut raw);
         }
         // Runs.
         for &suit in &suits {
             for lo in 0..self.line.len() {
-                let mut chosen = Vec::new();
+                let mut chosen = Items::new();
                 self.run_naturals(suit, lo, 0, 0, &mut chosen, a, &wilds, &mut raw);
             }
         }
@@ -646,19 +653,22 @@ impl<'p, 'a> Search<'p, 'a> {
         if anchor.natural.is_none() && self.p.rules.melds.wilds.all_wild {
             self.with_wilds(&[], Form::Wild, a, &wilds, &mut raw);
         }
-        let mut seen = HashSet::new();
-        let mut out: Vec<(Vec<usize>, (usize, u64, bool))> = Vec::new();
-        for (mut cand, form, wild_count) in raw {
+        // The same cards may come up more than once: the first stays (a
+        // stable sort keeps the order among equal ones).
+        for (cand, _, _) in raw.iter_mut() {
             cand.sort_unstable();
-            if !seen.insert(cand.clone()) {
-                continue;
-            }
+        }
+        raw.sort_by(|x, y| x.0.cmp(&y.0));
+        raw.dedup_by(|later, first| later.0 == first.0);
+        let mut out: Vec<(Items, (usize, u64, bool))> = Vec::new();
+        for (cand, form, wild_count) in raw {
             self.nodes += 1;
             let naturals = cand.len() - wild_count;
             let valid = match self.quick_valid(form, naturals, wild_count) {
                 Some(v) => v,
                 None => {
-                    let kinds: Vec<CardKind> = cand.iter().map(|&k| self.items[k].card).collect();
+                    let kinds: SmallVec<[CardKind; 12]> =
+                        cand.iter().map(|&k| self.items[k].card).collect();
                     match self.p.checker.is_valid(&kinds) {
                         Ok(v) => v,
                         Err(e) => {
@@ -721,9 +731,9 @@ impl<'p, 'a> Search<'p, 'a> {
     #[allow(clippy::too_many_arguments)]
     fn set_naturals(
         &self,
-        per_suit: &[Vec<usize>],
+        per_suit: &[Items],
         s: usize,
-        chosen: &mut Vec<usize>,
+        chosen: &mut Items,
         a: usize,
         wilds: &[usize],
         raw: &mut Raw,
@@ -743,15 +753,15 @@ impl<'p, 'a> Search<'p, 'a> {
         let n = opts.len();
         let limit = if mixed { 1usize << n } else { n + 1 };
         for pick in 0..limit {
-            let sel: Vec<usize> = if mixed {
+            let sel: Items = if mixed {
                 (0..n)
                     .filter(|i| pick >> i & 1 == 1)
                     .map(|i| opts[i])
                     .collect()
             } else if pick == 0 {
-                Vec::new()
+                Items::new()
             } else {
-                vec![opts[pick - 1]]
+                smallvec::smallvec![opts[pick - 1]]
             };
             if mixed && !self.hand_prefix(opts, &sel) {
                 continue;
@@ -772,13 +782,11 @@ impl<'p, 'a> Search<'p, 'a> {
 
     /// Hand copies of a card are taken in hand order.
     fn hand_prefix(&self, opts: &[usize], sel: &[usize]) -> bool {
-        let hand: Vec<usize> = opts
-            .iter()
-            .copied()
-            .filter(|&k| k < self.hand_len)
-            .collect();
         let taken = sel.iter().filter(|&&k| k < self.hand_len).count();
-        hand[..taken].iter().all(|k| sel.contains(k))
+        opts.iter()
+            .filter(|&&k| k < self.hand_len)
+            .take(taken)
+            .all(|k| sel.contains(k))
     }
 
     /// Naturals of a run in `suit` starting at line position `lo`: each
@@ -790,7 +798,7 @@ impl<'p, 'a> Search<'p, 'a> {
         lo: usize,
         k: usize,
         gaps: usize,
-        chosen: &mut Vec<usize>,
+        chosen: &mut Items,
         a: usize,
         wilds: &[usize],
         raw: &mut Raw,
@@ -846,7 +854,7 @@ impl<'p, 'a> Search<'p, 'a> {
             if count < need || count > most || count - min > most_extra {
                 continue;
             }
-            let sel: Vec<usize> = (0..n)
+            let sel: Items = (0..n)
                 .filter(|i| pick >> i & 1 == 1)
                 .map(|i| wilds[i])
                 .collect();
@@ -862,7 +870,7 @@ impl<'p, 'a> Search<'p, 'a> {
             if !ok || (anchor_wild && !sel.contains(&a)) {
                 continue;
             }
-            let mut cand = naturals.to_vec();
+            let mut cand: Items = naturals.iter().copied().collect();
             cand.extend_from_slice(&sel);
             raw.push((cand, form, count));
         }
