@@ -410,28 +410,37 @@ impl<'p, 'a> Search<'p, 'a> {
         }
     }
 
-    /// Pieces of table meld `m` still on the table: index ranges of its
-    /// cards (runs split where cards were robbed; a set stays one piece).
-    fn pieces(&self, m: usize) -> SmallVec<[Items; 4]> {
+    /// Pieces of table meld `m` still on the table, as masks of its card
+    /// indices (runs split where cards were robbed; a set stays one piece).
+    fn piece_masks(&self, m: usize) -> impl Iterator<Item = u64> {
         let len = self.p.table[m].len();
-        let mask = self.robbed[m];
-        let left = (0..len).filter(|i| mask >> i & 1 == 0);
-        if self.p.kinds[m] == MeldKind::Set {
-            let left: Items = left.collect();
-            return if left.is_empty() {
-                SmallVec::new()
-            } else {
-                smallvec::smallvec![left]
-            };
-        }
-        let mut out: SmallVec<[Items; 4]> = SmallVec::new();
-        for i in left {
-            match out.last_mut() {
-                Some(piece) if piece.last() == Some(&(i - 1)) => piece.push(i),
-                _ => out.push(smallvec::smallvec![i]),
+        let all = if len >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << len) - 1
+        };
+        let mut left = all & !self.robbed[m];
+        let set = self.p.kinds[m] == MeldKind::Set;
+        std::iter::from_fn(move || {
+            if left == 0 {
+                return None;
             }
-        }
-        out
+            if set {
+                return Some(std::mem::take(&mut left));
+            }
+            // The lowest stretch of consecutive indices.
+            let low = left & left.wrapping_neg();
+            let piece = left & !(left.wrapping_add(low));
+            left &= !piece;
+            Some(piece)
+        })
+    }
+
+    /// The card indices of the pieces of table meld `m` (see
+    /// [`Search::piece_masks`]).
+    fn pieces(&self, m: usize) -> impl Iterator<Item = Items> {
+        self.piece_masks(m)
+            .map(|mask| (0..64).filter(|i| mask >> i & 1 == 1).collect())
     }
 
     /// Cheap feasibility check after taking a meld: every piece too short to
@@ -443,11 +452,14 @@ impl<'p, 'a> Search<'p, 'a> {
             if self.robbed[m] == 0 {
                 continue;
             }
-            for piece in self.pieces(m) {
-                if piece.len() >= min {
+            for piece in self.piece_masks(m) {
+                if piece.count_ones() as usize >= min {
                     continue;
                 }
-                for &i in &piece {
+                let mut rest = piece;
+                while rest != 0 {
+                    let i = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
                     let card = self.p.table[m][i].card;
                     let ok = (0..self.hand_len).any(|k| {
                         self.status[k] == Status::Open
