@@ -129,6 +129,8 @@ struct Search<'p, 'a> {
     /// The rank line runs follow, and whether it wraps around.
     line: Vec<Rank>,
     cyclic: bool,
+    /// Per rank (by number, 2..=14): its last position in the line.
+    last_pos: [Option<usize>; 15],
     max_set: usize,
     distinct_ranks: usize,
     status: Vec<Status>,
@@ -220,6 +222,10 @@ impl<'p, 'a> Search<'p, 'a> {
             (SetSuits::Any, None) => usize::MAX,
         };
         let n = items.len();
+        let mut last_pos = [None; 15];
+        for (p, &r) in line.iter().enumerate() {
+            last_pos[r as usize] = Some(p);
+        }
         Search {
             p,
             items,
@@ -229,6 +235,7 @@ impl<'p, 'a> Search<'p, 'a> {
             suits: rules.deck.kind.suits().to_vec(),
             line,
             cyclic,
+            last_pos,
             max_set,
             distinct_ranks: ranks.len(),
             status: vec![Status::Open; hand_len],
@@ -654,9 +661,14 @@ impl<'p, 'a> Search<'p, 'a> {
             let mut chosen = Items::new();
             self.set_naturals(&per_suit, 0, &mut chosen, a, &wilds, &mut raw);
         }
-        // Runs.
+        // Runs. A natural anchor must be in the run: on a line without
+        // wrap-around no run starting after its (last) position can hold it.
+        let last_start = match anchor.natural {
+            Some(f) if !self.cyclic => self.last_pos[f.rank as usize],
+            _ => self.line.len().checked_sub(1),
+        };
         for &suit in &suits {
-            for lo in 0..self.line.len() {
+            for lo in 0..last_start.map_or(0, |p| p + 1) {
                 let mut chosen = Items::new();
                 self.run_naturals(suit, lo, 0, 0, &mut chosen, a, &wilds, &mut raw);
             }
@@ -819,6 +831,7 @@ impl<'p, 'a> Search<'p, 'a> {
         if k >= len || (!self.cyclic && lo + k >= len) {
             return;
         }
+
         let rank = self.line[(lo + k) % len];
         for o in self.options(Face::new(rank, suit), false) {
             if chosen.contains(&o) {
