@@ -294,12 +294,20 @@ impl<'p, 'a> Search<'p, 'a> {
             return;
         };
         // Open hand cards that fit no meld any more stay in the hand.
-        let wild_free = (0..self.items.len())
-            .filter(|&k| self.items[k].natural.is_none() && self.free(k))
-            .count();
+        // Free cards per face, and free wild cards, counted once per node.
+        let mut free = [0u8; 65];
+        let mut wild_free = 0;
+        for (k, it) in self.items.iter().enumerate() {
+            if self.free(k) {
+                match it.natural {
+                    Some(f) => free[f.index()] += 1,
+                    None => wild_free += 1,
+                }
+            }
+        }
         let (mut stuck_cost, mut anchor_stuck) = (0, false);
         for k in 0..self.hand_len {
-            if self.status[k] == Status::Open && self.stuck(k, wild_free) {
+            if self.status[k] == Status::Open && self.stuck(k, wild_free, &free) {
                 stuck_cost += self.items[k].cost;
                 anchor_stuck |= k == a;
             }
@@ -547,18 +555,14 @@ impl<'p, 'a> Search<'p, 'a> {
     /// Whether open hand card `k` can no longer be in any meld: too few
     /// free cards of its rank for a set and no window of a run around it
     /// that the free cards and wild cards could fill (a relaxation: it
-    /// ignores what robbing would leave behind).
-    fn stuck(&self, k: usize, wild_free: usize) -> bool {
+    /// ignores what robbing would leave behind). `free` holds the free
+    /// cards per face, `wild_free` the free wild cards.
+    fn stuck(&self, k: usize, wild_free: usize, free: &[u8; 65]) -> bool {
         let Some(f) = self.items[k].natural else {
             return false;
         };
         let min = usize::from(self.p.rules.melds.min_len);
-        let free_of = |face: Face| {
-            self.by_face[face.index()]
-                .iter()
-                .filter(|&&i| self.free(i))
-                .count()
-        };
+        let free_of = |face: Face| usize::from(free[face.index()]);
         let mixed = self.p.rules.melds.sets.suits == SetSuits::Any;
         let set: usize = self
             .suits
