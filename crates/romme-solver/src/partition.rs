@@ -1498,6 +1498,18 @@ impl<'r> PartitionSolver<'r> {
         Ok(self.search(counts, &wild_cards).nodes)
     }
 
+    /// The natural cards of `hand` that fit no meld with the rest of it
+    /// and its wild cards, one face per copy. Every partition of `hand`
+    /// leaves them unmatched, and so does every partition of a part of it
+    /// that holds them (with fewer cards around, a card fits no more melds).
+    pub(crate) fn certain_deadwood(&self, hand: &[CardKind]) -> Result<Vec<Face>, SolveError> {
+        let (mut counts, wild_cards) = self.split(hand)?;
+        let (dead, _, _) = self
+            .tables
+            .certain_deadwood(&mut counts, wild_cards.len(), None);
+        Ok(dead.iter().filter_map(|&f| Face::from_index(f)).collect())
+    }
+
     /// Count the natural cards per face and collect the wild cards (with
     /// their penalty, cheapest first); reject cards the deck does not have,
     /// or has fewer copies of.

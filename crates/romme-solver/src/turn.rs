@@ -351,8 +351,25 @@ fn go_out_search(
                 .chain(distinct(&pool).into_iter().map(Some))
                 .collect(),
         };
+        // Cards that fit no meld in the pool stay unmatched whatever else
+        // happens, unless one of them is the discard: a discard that leaves
+        // more than the allowed rest that way needs no search.
+        let dead = if precheck {
+            solver.certain_deadwood(&pool)?
+        } else {
+            Vec::new()
+        };
+        let points = |c: CardKind| card_points(rules, c, round);
+        let dead_points: u32 = dead.iter().map(|&f| points(CardKind::Natural(f))).sum();
         for d in discards {
             if d.is_some_and(|c| c.is_joker() && !rules.jokers.discard_allowed) {
+                continue;
+            }
+            let left_for_sure = match d {
+                Some(c) if c.face().is_some_and(|f| dead.contains(&f)) => dead_points - points(c),
+                _ => dead_points,
+            };
+            if left_for_sure > rest_limit {
                 continue;
             }
             let mut rest = pool.clone();
@@ -501,5 +518,44 @@ mod tests {
         }
         // Both kinds of answer occur.
         assert!(out > 10 && not > 10, "{out} out, {not} not");
+    }
+
+    /// Skipping the discards that leave cards fitting no meld changes no
+    /// way out: hands of one to three melds of a random table, plus one or
+    /// two random cards, in every preset.
+    #[test]
+    fn skipping_hopeless_discards_changes_no_way_out() {
+        let (mut out, mut not) = (0, 0);
+        for name in presets::NAMES {
+            let Some(Ok(rules)) = presets::load(name) else {
+                panic!("{name} loads");
+            };
+            if rules.melds.wilds.round_wild {
+                continue;
+            }
+            for seed in 0..40 {
+                let (table, rest) = dealt(&rules, 1000 + seed, 60);
+                let melds = 1 + seed as usize % 3;
+                let mut hand: Vec<CardKind> = table
+                    .iter()
+                    .take(melds)
+                    .flat_map(|m| m.iter().map(|c| c.card))
+                    .collect();
+                hand.extend_from_slice(&rest[..1 + seed as usize % 2]);
+                let others = &table[melds.min(table.len())..];
+                for opened in [true, false] {
+                    let with = go_out_search(&rules, None, None, others, &hand, opened, true);
+                    let without = go_out_search(&rules, None, None, others, &hand, opened, false);
+                    let (with, without) = (with.expect("solves"), without.expect("solves"));
+                    assert_eq!(with, without, "{name} seed {seed} opened {opened}");
+                    if with.is_some() {
+                        out += 1;
+                    } else {
+                        not += 1;
+                    }
+                }
+            }
+        }
+        assert!(out > 50 && not > 50, "{out} out, {not} not");
     }
 }
