@@ -450,6 +450,20 @@ mod tests {
         (table, rest)
     }
 
+    /// The way out with the pre-checks, asserted equal to the one without.
+    fn same_with_and_without_precheck(
+        rules: &Ruleset,
+        table: &[Vec<MeldCard>],
+        hand: &[CardKind],
+        opened: bool,
+        label: &str,
+    ) -> Option<GoOut> {
+        let with = go_out_search(rules, None, None, table, hand, opened, true).expect("solves");
+        let without = go_out_search(rules, None, None, table, hand, opened, false).expect("solves");
+        assert_eq!(with, without, "{label}");
+        with
+    }
+
     /// The check that settles hands which cannot open changes no answer:
     /// random tables (the melds of dealt cards) and hands, in every preset
     /// whose lay-offs do not count toward the opening.
@@ -500,14 +514,12 @@ mod tests {
                 let (table, rest) = dealt(&rules, seed, 60);
                 let hand = &rest[..1 + (seed as usize % 2)];
                 for opened in [true, false] {
-                    let with = go_out_search(&rules, None, None, &table, hand, opened, true);
-                    let without = go_out_search(&rules, None, None, &table, hand, opened, false);
-                    let (with, without) = (with.expect("solves"), without.expect("solves"));
-                    assert_eq!(with, without, "{name} seed {seed} opened {opened}");
+                    let label = format!("{name} seed {seed} opened {opened}");
+                    let with = same_with_and_without_precheck(&rules, &table, hand, opened, &label);
                     // A solver built beforehand gives the same answer.
                     let solver = PartitionSolver::new(&rules, None).expect("solver");
                     let given = go_out_with(&solver, &table, hand, opened).expect("solves");
-                    assert_eq!(with, given, "{name} seed {seed} opened {opened}");
+                    assert_eq!(with, given, "{label}");
                     if with.is_some() {
                         out += 1;
                     } else {
@@ -544,10 +556,9 @@ mod tests {
                 hand.extend_from_slice(&rest[..1 + seed as usize % 2]);
                 let others = &table[melds.min(table.len())..];
                 for opened in [true, false] {
-                    let with = go_out_search(&rules, None, None, others, &hand, opened, true);
-                    let without = go_out_search(&rules, None, None, others, &hand, opened, false);
-                    let (with, without) = (with.expect("solves"), without.expect("solves"));
-                    assert_eq!(with, without, "{name} seed {seed} opened {opened}");
+                    let label = format!("{name} seed {seed} opened {opened}");
+                    let with =
+                        same_with_and_without_precheck(&rules, others, &hand, opened, &label);
                     if with.is_some() {
                         out += 1;
                     } else {
