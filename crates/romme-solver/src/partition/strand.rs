@@ -14,10 +14,10 @@
 //! its run line (masked so that nothing crosses from one suit's row into
 //! the next; the ace below the 2, above the king, or both, or round the
 //! corner); sets count the suits holding each rank with bit-sliced
-//! counters. Rulesets whose lines do not fit this layout (runs around the
-//! corner, a minimum length other than three, sets that may repeat a suit)
-//! get `None` from [`StrandMasks::new`], and the search falls back to the
-//! per-face test.
+//! counters. Rulesets that do not fit this layout (more than four suits,
+//! ranks other than 2..A such as Five Crowns', a minimum length other than
+//! three, sets that may repeat a suit) get `None` from
+//! [`StrandMasks::new`], and the search keeps only its per-face pre-check.
 
 /// Precomputed facts for the stranded-card test.
 #[derive(Debug, Clone)]
@@ -56,8 +56,8 @@ impl StrandMasks {
     /// position), or None when the lines do not have the supported layout:
     /// at most four suits, each line 2..K in order with the ace below the 2
     /// and/or above the king (or 2..A round the corner), minimum length
-    /// three, sets of distinct suits. `set_partners` is as in
-    /// [`StrandMasks::stranded`].
+    /// three, sets of distinct suits. `set_partners`: per wild tokens (0,
+    /// 1), how many natural partners of other suits a card needs for a set.
     pub(super) fn new(
         suits: &[usize],
         line: &[Vec<usize>; 5],
