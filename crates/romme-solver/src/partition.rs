@@ -339,8 +339,8 @@ impl Tables {
     }
 
     /// The fewest natural partners a card needs for some set with `tokens`
-    /// wild tokens (None: no set at all), by the same rule as
-    /// [`Tables::meldable`].
+    /// wild tokens (None: no set at all): the rule of [`Tables::meldable`]
+    /// and of the bit-parallel stranded-card test.
     fn set_partners_needed(&self, tokens: usize) -> Option<usize> {
         (1..=self.max_set.min(64))
             .find(|&n| {
@@ -460,12 +460,11 @@ impl Tables {
         } else {
             self.set_partners(x, counts, 1)
         };
-        let max_set = self.max_set.min(64);
-        for n in 1..=(partners + 1).min(max_set) {
-            let w = self.min_len.saturating_sub(n);
-            if w <= tokens && n + w <= max_set && self.share_ok(n, w) {
-                return true;
-            }
+        if self
+            .set_partners_needed(tokens)
+            .is_some_and(|need| partners >= need)
+        {
+            return true;
         }
         // Runs: every run through x contains a window of exactly min_len
         // cards through x with no more gaps, so those windows suffice (the

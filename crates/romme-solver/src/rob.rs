@@ -129,8 +129,6 @@ struct Search<'p, 'a> {
     /// The rank line runs follow, and whether it wraps around.
     line: Vec<Rank>,
     cyclic: bool,
-    /// Per rank (by number, 2..=14): its last position in the line.
-    last_pos: [Option<usize>; 15],
     max_set: usize,
     distinct_ranks: usize,
     status: Vec<Status>,
@@ -222,10 +220,6 @@ impl<'p, 'a> Search<'p, 'a> {
             (SetSuits::Any, None) => usize::MAX,
         };
         let n = items.len();
-        let mut last_pos = [None; 15];
-        for (p, &r) in line.iter().enumerate() {
-            last_pos[r as usize] = Some(p);
-        }
         Search {
             p,
             items,
@@ -235,7 +229,6 @@ impl<'p, 'a> Search<'p, 'a> {
             suits: rules.deck.kind.suits().to_vec(),
             line,
             cyclic,
-            last_pos,
             max_set,
             distinct_ranks: ranks.len(),
             status: vec![Status::Open; hand_len],
@@ -668,7 +661,7 @@ impl<'p, 'a> Search<'p, 'a> {
         // Runs. A natural anchor must be in the run: on a line without
         // wrap-around no run starting after its (last) position can hold it.
         let last_start = match anchor.natural {
-            Some(f) if !self.cyclic => self.last_pos[f.rank as usize],
+            Some(f) if !self.cyclic => self.line.iter().rposition(|&r| r == f.rank),
             _ => self.line.len().checked_sub(1),
         };
         for &suit in &suits {
@@ -835,7 +828,6 @@ impl<'p, 'a> Search<'p, 'a> {
         if k >= len || (!self.cyclic && lo + k >= len) {
             return;
         }
-
         let rank = self.line[(lo + k) % len];
         for o in self.options(Face::new(rank, suit), false) {
             if chosen.contains(&o) {
