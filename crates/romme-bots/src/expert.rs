@@ -3,14 +3,17 @@
 //!
 //! For each decision that matters (stock or discard pile; which card to
 //! discard among the heuristic's best few; whether to make the heuristic's
-//! play now or hold it back and discard) the expert draws complete games consistent with what its seat
+//! play now or hold it back and discard; whether to make the play that
+//! leaves the best hand where the heuristic would only discard) the
+//! expert draws complete games consistent with what its seat
 //! saw ([`SeatState::determinize`]), applies every candidate to the same
 //! samples (common random numbers: the candidates meet the same luck) and
 //! plays each sample on with fast heuristic players for every seat
 //! ([`crate::playout`]) until the game ends or the horizon is reached. A
 //! finished game counts its real score difference to the best other seat;
 //! an unfinished one the difference of the hands' values to the best other
-//! hand. The heuristic's choice is played unless another candidate's mean
+//! hand; where the match is a single game, both only as a chance of
+//! winning it. The heuristic's choice is played unless another candidate's mean
 //! advantage over it is significant (2 standard errors with two seats, 1
 //! with more: `overrule_z`); then the best such candidate. The budget is
 //! a time or a number of playouts per decision; with playouts it is
@@ -23,11 +26,11 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use romme_engine::{Action, DrawSource, SeatState};
+use romme_engine::{Action, DrawSource, Game, SeatState};
 
 use crate::Bot;
 use crate::eval::{Eval, kinds, without};
-use crate::heuristic::{claim, decide, discard};
+use crate::heuristic::{claim, decide, discard, is_play, try_action};
 use crate::playout::playout;
 
 /// Discards the search compares.
@@ -95,6 +98,12 @@ impl ExpertBot {
                     if !out.contains(a) {
                         out.push(a.clone());
                     }
+                }
+                // Playing now instead: the heuristic held its play back
+                // (an opening kept for a Hand-Rommé) or found none that
+                // improves the hand enough.
+                if let Some(a) = best_play_now(&sample, seat, legal, &eval) {
+                    out.push(a);
                 }
             }
             Action::Meld { .. }
@@ -179,6 +188,22 @@ impl Bot for ExpertBot {
     }
 }
 
+/// The play (meld, lay-off, …) that leaves `seat` the best hand, if any
+/// is legal; plays that would empty the hand are the heuristic's own
+/// choice already.
+fn best_play_now(g: &Game, seat: usize, legal: &[Action], eval: &Eval) -> Option<Action> {
+    legal
+        .iter()
+        .filter(|a| is_play(a))
+        .filter_map(|a| {
+            let tried = try_action(g, seat, a)?;
+            let after = kinds(tried.game.hand(seat).unwrap_or(&[]));
+            (!after.is_empty()).then(|| (eval.hand(&after), a))
+        })
+        .min_by(|x, y| x.0.total_cmp(&y.0))
+        .map(|(_, a)| a.clone())
+}
+
 /// How sure the search must be before it overrules the heuristic: a
 /// candidate replaces the heuristic's choice only when its mean advantage
 /// is this many standard errors above zero. With few samples (a small
@@ -229,7 +254,11 @@ fn choose(sum: &[f64], sq: &[f64], failed: &[bool], rounds: u32, z: f64) -> usiz
 
 #[cfg(test)]
 mod tests {
-    use super::{choose, overrule_z};
+    use romme_core::notation::parse_cards;
+    use romme_core::ruleset::presets;
+    use romme_engine::Deal;
+
+    use super::*;
 
     /// Sums and sums of squares of paired differences.
     fn stats(diffs: &[&[f64]]) -> (Vec<f64>, Vec<f64>) {
@@ -268,5 +297,69 @@ mod tests {
         assert_eq!(choose(&sum, &sq, &[false; 2], 4, overrule_z(2)), 0);
         assert_eq!(choose(&sum, &sq, &[false; 2], 4, overrule_z(3)), 1);
         assert_eq!(choose(&sum, &sq, &[false; 2], 4, overrule_z(4)), 1);
+    }
+
+    /// A `klassisch` game where seat 1 (first to play), on its first turn, holds an
+    /// opening of 41 points and little else: the heuristic keeps the
+    /// opening back for a Hand-Rommé.
+    fn opening_held_back() -> Game {
+        let hand = |t: &str| parse_cards(t).expect("cards");
+        let deal = Deal {
+            hands: vec![
+                hand("3d 4d 6d 7d 8h 9h 10c Jc Qc Ks Kd 5c 6c"),
+                hand("Ah Kh Qh Jh 2c 3c 4c 5s 6s 7s 2d 3d 4s"),
+                hand("2s 3s 4s 5h 6h 7h 8c 8d 10d Jd Qd 10s Js"),
+            ],
+            discard: Some(hand("Kc")[0]),
+            stock: hand("3h 4h 2h Qs"),
+        };
+        let rules = presets::load("klassisch").expect("preset").expect("loads");
+        let mut g = Game::with_deal(rules, 3, 7, deal).expect("deal");
+        let draw = Action::Draw {
+            from: DrawSource::Stock,
+        };
+        g.apply(1, draw).expect("draw");
+        g
+    }
+
+    #[test]
+    fn playing_now_is_a_candidate_where_the_heuristic_holds_its_play_back() {
+        let g = opening_held_back();
+        let state = g.seat_state(1);
+        let legal = state.legal_actions();
+        assert!(legal.iter().any(is_play), "an opening is legal");
+        // The heuristic only discards here.
+        let choice = decide(&g, 1, &legal);
+        assert!(matches!(choice, Action::Discard { .. }), "{choice:?}");
+        let mut bot = ExpertBot::new(1, Budget::Iterations(10));
+        let candidates = bot.candidates(&state, &legal);
+        assert!(matches!(candidates[0], Action::Discard { .. }));
+        let plays: Vec<&Action> = candidates.iter().filter(|a| is_play(a)).collect();
+        assert_eq!(plays.len(), 1, "{candidates:?}");
+        // It is the play that leaves the best hand of all legal plays.
+        let eval = Eval::new(g.rules(), g.round());
+        let left = |a: &Action| {
+            let t = try_action(&g, 1, a).expect("legal");
+            eval.hand(&kinds(t.game.hand(1).unwrap_or(&[])))
+        };
+        let best = legal
+            .iter()
+            .filter(|a| is_play(a))
+            .map(left)
+            .fold(f64::INFINITY, f64::min);
+        assert_eq!(left(plays[0]), best);
+    }
+
+    #[test]
+    fn without_a_legal_play_the_candidates_are_discards() {
+        let g = opening_held_back();
+        let state = g.seat_state(1);
+        let legal: Vec<Action> = state
+            .legal_actions()
+            .into_iter()
+            .filter(|a| !is_play(a))
+            .collect();
+        let eval = Eval::new(g.rules(), g.round());
+        assert!(best_play_now(&g, 1, &legal, &eval).is_none());
     }
 }

@@ -70,12 +70,13 @@ impl Bot for HeuristicBot {
 }
 
 /// The result of trying an action on a copy.
-struct Tried {
-    game: Game,
+pub(crate) struct Tried {
+    pub(crate) game: Game,
     won: bool,
 }
 
-fn try_action(g: &Game, seat: usize, a: &Action) -> Option<Tried> {
+/// `a` applied to a copy of `g` (none when the engine refuses it).
+pub(crate) fn try_action(g: &Game, seat: usize, a: &Action) -> Option<Tried> {
     let mut next = g.detached();
     let events = next.apply(seat, a.clone()).ok()?;
     let won = events.iter().any(|e| match e {
@@ -110,7 +111,7 @@ fn cards_out(g: &Game, a: &Action) -> usize {
     }
 }
 
-fn is_play(a: &Action) -> bool {
+pub(crate) fn is_play(a: &Action) -> bool {
     matches!(
         a,
         Action::Meld { .. }
