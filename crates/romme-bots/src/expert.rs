@@ -4,19 +4,19 @@
 //! For each decision that matters (stock or discard pile; which card to
 //! discard among the heuristic's best few; whether to make the heuristic's
 //! play now or hold it back and discard; whether to make the play that
-//! leaves the best hand where the heuristic would only discard) the
-//! expert draws complete games consistent with what its seat
-//! saw ([`SeatState::determinize`]), applies every candidate to the same
+//! leaves the best hand where the heuristic would only discard) the expert
+//! draws complete games consistent with what its seat saw
+//! ([`SeatState::determinize`]), applies every candidate to the same
 //! samples (common random numbers: the candidates meet the same luck) and
 //! plays each sample on with fast heuristic players for every seat
 //! ([`crate::playout`]) until the game ends or the horizon is reached. A
 //! finished game counts its real score difference to the best other seat;
 //! an unfinished one the difference of the hands' values to the best other
-//! hand; where the match is a single game, both only as a chance of
-//! winning it. The heuristic's choice is played unless another candidate's mean
+//! hand; where the match is a single game, both only as a chance of winning
+//! it. The heuristic's choice is played unless another candidate's mean
 //! advantage over it is significant (2 standard errors with two seats, 1
-//! with more: `overrule_z`); then the best such candidate. The budget is
-//! a time or a number of playouts per decision; with playouts it is
+//! with more: `overrule_z`); then the best such candidate. The budget is a
+//! time or a number of playouts per decision; with playouts it is
 //! deterministic.
 //!
 //! The expert only ever receives a [`SeatState`]: the hidden cards are not

@@ -44,7 +44,8 @@ pub(crate) const HORIZON_TURNS: usize = 6;
 /// difference squashed into (−1, 1) by `tanh(difference / HAND_SCALE)`.
 /// Judged by points instead, the search traded a higher chance of going
 /// out first for fewer points in the hand (`klassisch` with two seats, the
-/// same 400 deals: 55.8% of the matches by points, 58.3% this way).
+/// same 400 deals: 55.8% of the matches by points, 58.2% this way;
+/// see BENCHMARKS.md).
 const WIN_MARGIN_WEIGHT: f64 = 1.0 / 1000.0;
 /// See [`WIN_MARGIN_WEIGHT`]: a hand about this much better (deadwood
 /// points) is worth three quarters of a win.
