@@ -102,13 +102,8 @@ fn judge(g: &Game, seat: usize, game_no: usize, eval: &Eval) -> f64 {
             .unwrap_or(mine);
         let margin = best - mine;
         return if win_only {
-            let sign = if margin > 0.0 {
-                1.0
-            } else if margin < 0.0 {
-                -1.0
-            } else {
-                0.0
-            };
+            // ±1 for a win or a loss, 0 for a tie (unlike `f64::signum`).
+            let sign = f64::from(i8::from(margin > 0.0) - i8::from(margin < 0.0));
             sign + margin * WIN_MARGIN_WEIGHT
         } else {
             margin

@@ -40,7 +40,7 @@ use romme_core::ruleset::{Ruleset, SetSuits, WildShare};
 
 use smallvec::SmallVec;
 
-use crate::partition::CHANGE_SCALE;
+use crate::partition::{CHANGE_SCALE, FACES};
 use crate::rearrange::RearrangeError;
 
 /// Items of one meld (a new meld, a candidate, a piece of a table meld):
@@ -193,7 +193,7 @@ impl<'p, 'a> Search<'p, 'a> {
                 });
             }
         }
-        let mut by_face = vec![Vec::new(); 65];
+        let mut by_face = vec![Vec::new(); FACES];
         let mut wilds = Vec::new();
         for (k, it) in items.iter().enumerate() {
             match it.natural {
@@ -288,7 +288,7 @@ impl<'p, 'a> Search<'p, 'a> {
         };
         // Open hand cards that fit no meld any more stay in the hand.
         // Free cards per face, and free wild cards, counted once per node.
-        let mut free = [0u8; 65];
+        let mut free = [0u8; FACES];
         let mut wild_free = 0;
         for (k, it) in self.items.iter().enumerate() {
             if self.free(k) {
@@ -550,7 +550,7 @@ impl<'p, 'a> Search<'p, 'a> {
     /// that the free cards and wild cards could fill (a relaxation: it
     /// ignores what robbing would leave behind). `free` holds the free
     /// cards per face, `wild_free` the free wild cards.
-    fn stuck(&self, k: usize, wild_free: usize, free: &[u8; 65]) -> bool {
+    fn stuck(&self, k: usize, wild_free: usize, free: &[u8; FACES]) -> bool {
         let Some(f) = self.items[k].natural else {
             return false;
         };
