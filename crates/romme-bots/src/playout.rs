@@ -125,7 +125,7 @@ fn judge(g: &Game, seat: usize, game_no: usize, eval: &Eval) -> f64 {
 }
 
 /// The match is one game: winning it is the whole aim.
-fn single_game(rules: &Ruleset) -> bool {
+pub(crate) fn single_game(rules: &Ruleset) -> bool {
     rules.match_rules.end == MatchEnd::Games && rules.match_rules.games == 1
 }
 
