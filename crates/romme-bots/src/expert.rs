@@ -14,11 +14,10 @@
 //! an unfinished one the difference of the hands' values to the best other
 //! hand; where the match is a single game, both only as a chance of winning
 //! it. The heuristic's choice is played unless another candidate's mean
-//! advantage over it is significant (2 standard errors with two seats, 1.5
-//! where the two play a single game, 1 with more seats: `overrule_z`); then
-//! the best such candidate. The budget is a
-//! time or a number of playouts per decision; with playouts it is
-//! deterministic.
+//! advantage over it is significant (with two seats 2 standard errors, or
+//! 1.5 in a match of one game; 1 with more seats: `overrule_z`); then the
+//! best such candidate. The budget is a time or a number of playouts per
+//! decision; with playouts it is deterministic.
 //!
 //! The expert only ever receives a [`SeatState`]: the hidden cards are not
 //! in it, so no search can read them.
@@ -212,13 +211,13 @@ fn best_play_now(g: &Game, seat: usize, legal: &[Action], eval: &Eval) -> Option
 /// the heuristic it is built on.
 /// - Two seats, playouts judged by points (a match of several games,
 ///   `koenigs`): 2. The search gets many samples, but a point difference
-///   has long tails (one playout that ends in a Hand-Rommé), so the
+///   can have long tails (a playout that ends in a Hand-Rommé), so the
 ///   standard error understates the noise; at 1 the expert fell from 61%
 ///   to 54% in `offen` when it was still judged by points.
 /// - Two seats, a match of one game (`single_game`: playouts judged by the
 ///   chance of winning, values between −1 and 1): 1.5. Bounded values have
 ///   no such tails; at 2 the search overruled the heuristic in 24 of 438
-///   decisions, and at 1.5 the expert won more of the same deals
+///   decisions (`klassisch`, two seats), and at 1.5 the expert won more of the same deals
 ///   (`klassisch` with two seats: 253–147 instead of 238–162; `offen`:
 ///   187–113 instead of 178–122; see BENCHMARKS.md).
 /// - Three or more seats: 1. A playout is longer and noisier, the search
