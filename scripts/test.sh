@@ -35,6 +35,9 @@ echo "== web client: npm ci, type check and build, unit tests"
 echo "== web client end to end in Chromium (installs Debian's chromium when missing)"
 [ -x /usr/bin/chromium ] || apt_install chromium
 # The debug binary from `cargo test` (the rules crates are optimised in
-# test builds too): no extra release build in CI.
+# test builds too): no extra release build in CI. Where it is depends on
+# CARGO_TARGET_DIR (a second checkout may build elsewhere).
 cargo build --locked --bin romme
-(cd web && ROMME_BIN=../target/debug/romme node e2e/run.mjs)
+target_dir="${CARGO_TARGET_DIR:-target}"
+case "$target_dir" in /*) ;; *) target_dir="$PWD/$target_dir" ;; esac
+(cd web && ROMME_BIN="$target_dir/debug/romme" node e2e/run.mjs)
