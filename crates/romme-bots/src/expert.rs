@@ -217,9 +217,10 @@ fn best_play_now(g: &Game, seat: usize, legal: &[Action], eval: &Eval) -> Option
 /// - Two seats, a match of one game (`single_game`: playouts judged by the
 ///   chance of winning, values between −1 and 1): 1.5. Bounded values have
 ///   no such tails; at 2 the search overruled the heuristic in 24 of 438
-///   decisions (`klassisch`, two seats), and at 1.5 the expert won more of the same deals
-///   (`klassisch` with two seats: 253–147 instead of 238–162; `offen`:
-///   187–113 instead of 178–122; see BENCHMARKS.md).
+///   decisions (`klassisch`, two seats). At 1.5 the expert won more of
+///   the same deals in `klassisch` with two seats (253–147 instead of
+///   238–162) and as many in `offen` (568–431 instead of 570–430 of 1,000;
+///   see BENCHMARKS.md).
 /// - Three or more seats: 1. A playout is longer and noisier, the search
 ///   gets a fraction of the samples and overruled the heuristic in 19 of
 ///   302 decisions at 2 (`klassisch`, three seats: 56.0% instead of 53.0%
