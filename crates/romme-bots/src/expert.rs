@@ -225,8 +225,8 @@ fn best_play_now(g: &Game, seat: usize, legal: &[Action], eval: &Eval) -> Option
 ///   gets a fraction of the samples and overruled the heuristic in 19 of
 ///   302 decisions at 2 (`klassisch`, three seats: 56.0% instead of 53.0%
 ///   of the same 400 matches).
-fn overrule_z(seats: usize, single_game: bool) -> f64 {
-    match (seats <= 2, single_game) {
+fn overrule_z(seats: usize, one_game: bool) -> f64 {
+    match (seats <= 2, one_game) {
         (true, false) => 2.0,
         (true, true) => 1.5,
         (false, _) => 1.0,
