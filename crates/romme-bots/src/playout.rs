@@ -390,9 +390,15 @@ mod tests {
                     .fold(f64::MAX, f64::min);
                 let margin = best - pts[seat];
                 let v = judge(&g, seat, 0, &eval);
-                // ±1 for the win (0 for a tie), plus a small share of the margin.
-                let sign = f64::from(i8::from(margin > 0.0) - i8::from(margin < 0.0));
-                let want = sign + margin * WIN_MARGIN_WEIGHT;
+                // A win is worth 1, a loss −1, a tie 0, each plus a small
+                // share of the margin.
+                let want = if margin > 0.0 {
+                    1.0 + margin / 1000.0
+                } else if margin < 0.0 {
+                    -1.0 + margin / 1000.0
+                } else {
+                    0.0
+                };
                 assert!((v - want).abs() < 1e-9, "seat {seat}: {v} against {want}");
                 assert!(v.abs() >= 1.0 && v.abs() < 2.0, "seat {seat}: {v}");
             }
