@@ -76,9 +76,10 @@ fn main() {
                     |r| format!("{}/{}/{}", r.placed.len(), r.placed_value, r.changed),
                 );
                 eprintln!(
-                    "seed {seed} jokers {jokers} {:.3} ms answer {:016x} cost {cost}",
+                    "seed {seed} jokers {jokers} {:.3} ms answer {:016x} cost {cost} optimal {}",
                     start.elapsed().as_secs_f64() * 1e3,
-                    fingerprint(&answer)
+                    fingerprint(&answer),
+                    r.as_ref().is_ok_and(|r| r.optimal)
                 );
             }
             if let Ok(r) = r {

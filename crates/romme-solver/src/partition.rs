@@ -1411,18 +1411,34 @@ impl<'r> PartitionSolver<'r> {
         wild_cards: Vec<(u32, CardKind)>,
         arrange: Arrange,
     ) -> (Option<Partition>, bool, usize) {
+        let (best, stopped, changes, _) = self.arrange_counted(counts, wild_cards, arrange);
+        (best, stopped, changes)
+    }
+
+    /// [`PartitionSolver::arrange`], and the states and nodes it visited
+    /// (a machine-independent measure of its work).
+    pub(crate) fn arrange_counted(
+        &self,
+        counts: [u8; FACES],
+        wild_cards: Vec<(u32, CardKind)>,
+        arrange: Arrange,
+    ) -> (Option<Partition>, bool, usize, u64) {
+        let mut effort = 0;
         // The sweep (exact, polynomial) where it applies.
-        if let Some((best, changes)) = self.arrange_by_sweep(counts, &wild_cards, &arrange) {
-            return (best, false, changes);
+        if let Some((best, changes)) =
+            self.arrange_by_sweep(counts, &wild_cards, &arrange, &mut effort)
+        {
+            return (best, false, changes, effort);
         }
         let search = self.search_full(counts, &wild_cards, None, Some(arrange));
+        effort += search.nodes;
         let stopped = search.arrange.as_ref().is_some_and(|a| a.stopped);
         let changes = match (&search.best, &search.arrange) {
             (Some(b), Some(a)) => changed_melds(&self.tables, &a.originals, &b.shapes),
             _ => 0,
         };
         let best = search.best.as_ref().map(|b| self.build(b, wild_cards));
-        (best, stopped, changes)
+        (best, stopped, changes, effort)
     }
 
     /// Rearrangement by the sweep, when it applies and finishes: the best
@@ -1432,6 +1448,7 @@ impl<'r> PartitionSolver<'r> {
         mut counts: [u8; FACES],
         wild_cards: &[(u32, CardKind)],
         arrange: &Arrange,
+        effort: &mut u64,
     ) -> Option<(Option<Partition>, usize)> {
         let t = &self.tables;
         if !sweep::Sweep::applies(t) || arrange.originals.is_empty() {
@@ -1459,6 +1476,7 @@ impl<'r> PartitionSolver<'r> {
             .saturating_add(1)
             .saturating_sub(u64::from(paid) * CHANGE_SCALE);
         let found = sweep.solve(limit);
+        *effort += sweep.nodes;
         if sweep.stopped {
             return None;
         }

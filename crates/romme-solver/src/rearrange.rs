@@ -40,7 +40,7 @@ use thiserror::Error;
 use crate::layoff::lay_offs;
 use crate::multiset::{minus, remove};
 use crate::partition::{Arrange, CHANGE_SCALE, FACES, PartitionSolver};
-use crate::rob::{RobProblem, rob};
+use crate::rob::{RobProblem, Tuning, rob};
 
 /// How long a rearrangement search may run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,6 +125,18 @@ pub fn rearrange(
     table: &[Vec<MeldCard>],
     hand: &[CardKind],
     limits: Limits,
+) -> Result<Rearrangement, RearrangeError> {
+    rearrange_tuned(rules, round, table, hand, limits, Tuning::DEFAULT)
+}
+
+/// [`rearrange`], with the robbing search's [`Tuning`] given.
+pub(crate) fn rearrange_tuned(
+    rules: &Ruleset,
+    round: Option<u8>,
+    table: &[Vec<MeldCard>],
+    hand: &[CardKind],
+    limits: Limits,
+    tuning: Tuning,
 ) -> Result<Rearrangement, RearrangeError> {
     let robbing = match rules.turn.rearrange {
         Rearrange::None => return Err(RearrangeError::NotAllowed),
@@ -263,6 +275,7 @@ pub fn rearrange(
             let now = melds_of(&on_table, table.len());
             let problem = RobProblem {
                 checker: &checker,
+                solver: &solver,
                 rules,
                 round,
                 table: &now,
@@ -274,6 +287,7 @@ pub fn rearrange(
                 incumbent,
                 floor,
                 hint,
+                tuning,
             };
             let (found, stopped) = if floor >= incumbent {
                 (None, false)

@@ -29,6 +29,23 @@
 //! each card either starts a new meld (with later hand cards and table cards
 //! that are still on the table) or stays in the hand. It is deterministic and
 //! honours a node limit and a deadline.
+//!
+//! Three things make it find and prove the best turn sooner (see
+//! [`Tuning`]; none changes a proven answer's cost):
+//! * **The hint played first.** Free rearrangement's optimum is tried as a
+//!   robbing turn: its melds that take hand cards become new melds, their
+//!   table cards robbed from every meld that could give them. Where what
+//!   stays is valid, the search starts with that turn as its best, and is
+//!   done when it reaches the floor.
+//! * **Narrow first passes** trying only the first one or two candidates at
+//!   each node, so that a good turn is known before the full search
+//!   descends.
+//! * **The bound of what is left.** Near the root, once the search has
+//!   spent a few thousand nodes, the cards still free (open hand cards,
+//!   table cards not robbed) are rearranged freely by the exact sweep; any
+//!   robbing completion is such an arrangement, so a branch whose free
+//!   optimum cannot beat the best is cut. Results are memoised per state;
+//!   the sweep's states count against the node limit.
 
 use std::time::Instant;
 
@@ -40,8 +57,59 @@ use romme_core::ruleset::{Ruleset, SetSuits, WildShare};
 
 use smallvec::SmallVec;
 
-use crate::partition::{CHANGE_SCALE, FACES};
+use crate::partition::{Arrange, CHANGE_SCALE, FACES, PartitionSolver};
 use crate::rearrange::RearrangeError;
+
+/// Steps spent playing the hint as a robbing turn before the search.
+const REALIZE_BUDGET: usize = 20_000;
+
+/// How much a state of the free rearrangement behind the bound counts
+/// against the node limit: such a state costs about ten robbing nodes.
+const RESIDUAL_WEIGHT: u64 = 10;
+
+/// Node limit of one such bound.
+const RESIDUAL_NODES: u64 = 20_000;
+
+/// Nodes per narrow first pass.
+const PASS_NODES: u64 = 30_000;
+
+/// Where the robbing search spends its nodes. Only the order of the search
+/// and what it prunes depend on it, never the cost of a proven answer
+/// (unit tests compare every switch on and off).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Tuning {
+    /// Play the hint as a robbing turn before the search.
+    pub realize_hint: bool,
+    /// Narrow first passes, by candidates tried per node ([`PASS_NODES`]
+    /// each), before the full search.
+    pub pass_widths: &'static [usize],
+    /// Levels of the search (the root is level 0) at which the free
+    /// rearrangement of the cards still free bounds the branch.
+    pub residual_levels: usize,
+    /// Nodes spent before that bound is asked (easy positions finish
+    /// before it would pay).
+    pub residual_after: u64,
+}
+
+impl Tuning {
+    /// What `rearrange` uses (measured on the ~30-card positions of
+    /// `rearrange_stats`, see BENCHMARKS.md).
+    pub(crate) const DEFAULT: Tuning = Tuning {
+        realize_hint: true,
+        pass_widths: &[1, 2],
+        residual_levels: 5,
+        residual_after: 5_000,
+    };
+
+    /// The plain depth-first search, without any of the above.
+    #[cfg(test)]
+    pub(crate) const PLAIN: Tuning = Tuning {
+        realize_hint: false,
+        pass_widths: &[],
+        residual_levels: 0,
+        residual_after: 0,
+    };
+}
 
 /// Items of one meld (a new meld, a candidate, a piece of a table meld):
 /// on the stack for melds of ordinary length.
@@ -50,6 +118,8 @@ type Items = SmallVec<[usize; 12]>;
 /// One robbing problem: the table (jokers declared), the hand, the limits.
 pub(crate) struct RobProblem<'a> {
     pub checker: &'a MeldChecker<'a>,
+    /// Free rearrangement, for the bound of what is left to decide.
+    pub solver: &'a PartitionSolver<'a>,
     pub rules: &'a Ruleset,
     pub round: Option<u8>,
     /// Table melds, each in meld order.
@@ -70,6 +140,8 @@ pub(crate) struct RobProblem<'a> {
     /// tried first, and the cards it leaves in the hand are left first.
     /// Only the order of the search depends on it.
     pub hint: Option<(Vec<Vec<CardKind>>, Vec<CardKind>)>,
+    /// Where the search spends its nodes.
+    pub tuning: Tuning,
 }
 
 /// The best turn found.
@@ -140,6 +212,17 @@ struct Search<'p, 'a> {
     changed: usize,
     nodes: u64,
     stopped: bool,
+    /// Depth of the current node.
+    level: usize,
+    /// Least cost of the free cards' free rearrangement, per state.
+    residual_memo: rustc_hash::FxHashMap<(SmallVec<[u64; 16]>, u64), u64>,
+    /// Candidates tried per node (a narrow first pass finds a good turn
+    /// early; the last pass tries them all).
+    width: usize,
+    /// The current pass ends at this node count ...
+    pass_end: u64,
+    /// ... and has.
+    pass_over: bool,
     /// The floor was reached: proven optimal.
     done: bool,
     /// Hint melds (sorted cards) and whether the current path uses them.
@@ -154,6 +237,20 @@ struct Search<'p, 'a> {
 /// (if any) and whether a limit stopped the search.
 pub(crate) fn rob(p: &RobProblem) -> Result<(Option<Robbed>, bool), RearrangeError> {
     let mut s = Search::new(p);
+    if p.tuning.realize_hint {
+        s.realize_hint();
+    }
+    for &width in p.tuning.pass_widths {
+        if s.done || s.stopped || s.error.is_some() {
+            break;
+        }
+        s.width = width;
+        s.pass_end = s.nodes + PASS_NODES;
+        s.dfs(0);
+        s.pass_over = false;
+    }
+    s.width = usize::MAX;
+    s.pass_end = u64::MAX;
     s.dfs(0);
     if let Some(e) = s.error {
         return Err(e);
@@ -239,6 +336,11 @@ impl<'p, 'a> Search<'p, 'a> {
             changed: 0,
             nodes: 0,
             stopped: false,
+            level: 0,
+            residual_memo: Default::default(),
+            width: usize::MAX,
+            pass_end: u64::MAX,
+            pass_over: false,
             done: false,
             hint_melds: p
                 .hint
@@ -261,11 +363,99 @@ impl<'p, 'a> Search<'p, 'a> {
         }
     }
 
+    /// Play the hint (free rearrangement's optimum) as a robbing turn
+    /// before the search: each of its melds that can take hand cards
+    /// becomes a new meld, its table cards robbed from wherever they lie
+    /// (every way, within a small budget), the rest of the table stays.
+    /// When what stays is valid, that turn is the first best; when it
+    /// reaches the floor it is proven optimal and the search is over. The
+    /// search would find the same turn, but late: it goes depth first, and
+    /// a table card robbed from the wrong meld is found out only at a leaf.
+    fn realize_hint(&mut self) {
+        let Some((melds, _)) = &self.p.hint else {
+            return;
+        };
+        let melds: Vec<Vec<CardKind>> = melds.clone();
+        let mut budget = REALIZE_BUDGET;
+        self.realize(&melds, 0, &mut Items::new(), 0, &mut budget);
+    }
+
+    /// Assign the cards of hint meld `m` from its card `i` on (`chosen`
+    /// holds the items so far, `hand` how many are hand cards), then the
+    /// later melds; at the end, the turn is scored by [`Search::leaf`].
+    fn realize(
+        &mut self,
+        melds: &[Vec<CardKind>],
+        m: usize,
+        chosen: &mut Items,
+        hand: usize,
+        budget: &mut usize,
+    ) {
+        if *budget == 0 || self.done || self.error.is_some() {
+            return;
+        }
+        *budget -= 1;
+        let Some(meld) = melds.get(m) else {
+            // Every hand card not placed stays in the hand.
+            let left: Items = (0..self.hand_len)
+                .filter(|&k| self.status[k] == Status::Open)
+                .collect();
+            for &k in &left {
+                self.status[k] = Status::Left;
+                self.left_cost += self.items[k].cost;
+            }
+            if self.bound() < self.best_cost {
+                self.leaf();
+            }
+            for &k in &left {
+                self.status[k] = Status::Open;
+                self.left_cost -= self.items[k].cost;
+            }
+            return;
+        };
+        let Some(&card) = meld.get(chosen.len()) else {
+            // The meld is complete: a new meld needs a hand card.
+            if hand > 0 {
+                let cand = chosen.clone();
+                let whole = self.apply(&cand);
+                self.realize(melds, m + 1, &mut Items::new(), 0, budget);
+                self.undo(&cand, whole);
+            }
+            return;
+        };
+        // A hand copy first (copies are alike: the first open one), then
+        // each free table card of that kind.
+        let hand_copy = (0..self.hand_len).find(|&k| {
+            self.status[k] == Status::Open && self.items[k].card == card && !chosen.contains(&k)
+        });
+        if let Some(k) = hand_copy {
+            chosen.push(k);
+            self.realize(melds, m, chosen, hand + 1, budget);
+            chosen.pop();
+        }
+        for k in self.hand_len..self.items.len() {
+            if self.items[k].card == card && !self.used[k] && !chosen.contains(&k) {
+                chosen.push(k);
+                self.realize(melds, m, chosen, hand, budget);
+                chosen.pop();
+            }
+        }
+        // Or the meld is left out (its cards stay where they are), once,
+        // at its first card.
+        if chosen.is_empty() {
+            self.realize(melds, m + 1, chosen, 0, budget);
+        }
+    }
+
     fn out_of_budget(&mut self) -> bool {
-        if self.stopped || self.done || self.error.is_some() {
+        if self.stopped || self.done || self.pass_over || self.error.is_some() {
             return true;
         }
         self.nodes += 1;
+        if self.nodes > self.pass_end {
+            self.pass_over = true;
+            return true;
+        }
         if self.nodes > self.p.node_limit
             || (self.nodes % 256 == 0 && self.p.deadline.is_some_and(|d| Instant::now() >= d))
         {
@@ -308,6 +498,108 @@ impl<'p, 'a> Search<'p, 'a> {
         if self.bound() + stuck_cost * CHANGE_SCALE >= self.best_cost {
             return;
         }
+        if self.level < self.p.tuning.residual_levels
+            && self.nodes >= self.p.tuning.residual_after
+            && self.best_cost != u64::MAX
+            && !self.residual_can_beat()
+        {
+            return;
+        }
+        self.level += 1;
+        self.branch(a, anchor_stuck);
+        self.level -= 1;
+    }
+
+    /// Whether the cards still free (open hand cards, table cards not
+    /// robbed) could, rearranged freely, complete a turn cheaper than the
+    /// best. Any robbing completion is such a free arrangement at no less
+    /// cost (its melds are the new melds still to come and what stays of
+    /// the table; a table meld kept whole is an original kept), so `false`
+    /// proves the branch cannot win. A limit hit answers `true`.
+    fn residual_can_beat(&mut self) -> bool {
+        let now = self.bound();
+        let Some(room) = self.best_cost.checked_sub(now + 1) else {
+            return false;
+        };
+        let rules = self.p.rules;
+        let mut counts = [0u8; FACES];
+        let mut optional = [0u8; FACES];
+        let mut wild_cards: Vec<(u32, CardKind)> = Vec::new();
+        for k in 0..self.items.len() {
+            if !self.free(k) {
+                continue;
+            }
+            let it = self.items[k];
+            match it.natural {
+                Some(f) => {
+                    counts[f.index()] += 1;
+                    if it.at.is_none() {
+                        optional[f.index()] += 1;
+                    }
+                }
+                None => wild_cards.push((card_points(rules, it.card, self.p.round), it.card)),
+            }
+        }
+        wild_cards.sort_unstable();
+        let originals: Vec<Vec<usize>> = (0..self.p.table.len())
+            .filter(|&m| self.robbed[m] == 0)
+            .map(|m| {
+                self.p.table[m]
+                    .iter()
+                    .filter(|c| !self.p.checker.is_wild(c.card))
+                    .filter_map(|c| c.card.face().map(|f| f.index()))
+                    .collect::<Vec<usize>>()
+            })
+            .filter(|o| !o.is_empty())
+            .collect();
+        if originals.is_empty() {
+            return true;
+        }
+        let arrange = Arrange {
+            optional,
+            unit: self.p.unit,
+            originals,
+            node_limit: RESIDUAL_NODES,
+            deadline: self.p.deadline,
+            stopped: false,
+            incumbent: room + 1,
+        };
+        // The memo: the same free cards reached another way.
+        let key: (SmallVec<[u64; 16]>, u64) = (
+            self.robbed.iter().copied().collect(),
+            (0..self.hand_len)
+                .filter(|&k| self.status[k] == Status::Open)
+                .fold(0u64, |m, k| m | 1 << k),
+        );
+        if let Some(&lb) = self.residual_memo.get(&key) {
+            return lb <= room;
+        }
+
+        let (found, stopped, changes, effort) =
+            self.p.solver.arrange_counted(counts, wild_cards, arrange);
+        self.nodes += effort * RESIDUAL_WEIGHT;
+        if stopped {
+            return true;
+        }
+        // The least cost the free cards can reach: exact when found, else
+        // more than the limit asked for.
+        let lb = match &found {
+            Some(p) => {
+                let left: u64 = p
+                    .unmatched
+                    .iter()
+                    .map(|&c| u64::from(card_points(rules, c, self.p.round) + self.p.unit))
+                    .sum();
+                left * CHANGE_SCALE + changes as u64
+            }
+            None => room + 1,
+        };
+        self.residual_memo.insert(key, lb);
+        lb <= room
+    }
+
+    /// Branch on anchor `a`: the candidate melds through it, or leaving it.
+    fn branch(&mut self, a: usize, anchor_stuck: bool) {
         let mut candidates = if anchor_stuck {
             Vec::new()
         } else {
@@ -320,11 +612,12 @@ impl<'p, 'a> Search<'p, 'a> {
             let c = candidates.remove(k);
             candidates.insert(0, c);
         }
+        candidates.truncate(self.width);
         if leave_first {
             self.leave(a);
         }
         for cand in candidates {
-            if self.stopped || self.done || self.error.is_some() {
+            if self.stopped || self.done || self.pass_over || self.error.is_some() {
                 return;
             }
             let hint = self.hint_meld(&cand);
@@ -340,7 +633,7 @@ impl<'p, 'a> Search<'p, 'a> {
                 self.hint_melds[h].1 = false;
             }
         }
-        if !(leave_first || self.stopped || self.done || self.error.is_some()) {
+        if !(leave_first || self.stopped || self.done || self.pass_over || self.error.is_some()) {
             self.leave(a);
         }
     }
@@ -895,5 +1188,63 @@ impl<'p, 'a> Search<'p, 'a> {
             cand.extend_from_slice(&sel);
             raw.push((cand, form, count));
         }
+    }
+}
+
+/// The random positions of the `rearrange_stats` example.
+#[cfg(test)]
+#[path = "../examples/support/positions.rs"]
+mod test_positions;
+
+#[cfg(test)]
+mod tests {
+    use super::Tuning;
+    use super::test_positions as positions;
+    use crate::Limits;
+    use crate::rearrange::rearrange_tuned;
+    use romme_core::ruleset::presets;
+
+    /// Every switch on, from the first node and at every level.
+    const EAGER: Tuning = Tuning {
+        realize_hint: true,
+        pass_widths: &[1, 2, 3],
+        residual_levels: usize::MAX,
+        residual_after: 0,
+    };
+
+    /// The hint played first, the narrow passes and the bound of what is
+    /// left change where the search goes and what it prunes, never the
+    /// optimum: on random positions every tuning proves the same cost
+    /// (cards left, their value, changed melds) as the plain search.
+    #[test]
+    fn tuning_never_changes_a_proven_optimum() {
+        let Some(Ok(rules)) = presets::load("raeuber") else {
+            panic!("raeuber preset");
+        };
+        let mut compared = 0;
+        for seed in 0..80u64 {
+            let size = if seed % 2 == 0 { 12 } else { 16 };
+            let (table, mut hand) = positions::position(seed * 7919 + 3, size, true);
+            hand.truncate(7 + (seed % 3) as usize);
+            let limits = Limits {
+                nodes: 2_000_000,
+                time: None,
+            };
+            let cost = |tuning| {
+                rearrange_tuned(&rules, None, &table, &hand, limits, tuning)
+                    .map(|r| (r.optimal, r.hand.len(), r.placed_value, r.changed))
+            };
+            let Ok(plain) = cost(Tuning::PLAIN) else {
+                continue;
+            };
+            for tuning in [Tuning::DEFAULT, EAGER] {
+                let tuned = cost(tuning).expect("solves where the plain search does");
+                if plain.0 && tuned.0 {
+                    assert_eq!(plain, tuned, "seed {seed}: {tuning:?}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared >= 120, "only {compared} proven pairs");
     }
 }
