@@ -111,6 +111,10 @@ impl Tuning {
     };
 }
 
+/// What the bound of what is left depends on: the robbed cards of each
+/// table meld and the open hand cards.
+type ResidualKey = (SmallVec<[u64; 16]>, SmallVec<[u64; 2]>);
+
 /// Items of one meld (a new meld, a candidate, a piece of a table meld):
 /// on the stack for melds of ordinary length.
 type Items = SmallVec<[usize; 12]>;
@@ -215,7 +219,7 @@ struct Search<'p, 'a> {
     /// Depth of the current node.
     level: usize,
     /// Least cost of the free cards' free rearrangement, per state.
-    residual_memo: rustc_hash::FxHashMap<(SmallVec<[u64; 16]>, u64), u64>,
+    residual_memo: rustc_hash::FxHashMap<ResidualKey, u64>,
     /// Candidates tried per node (a narrow first pass finds a good turn
     /// early; the last pass tries them all).
     width: usize,
@@ -565,12 +569,12 @@ impl<'p, 'a> Search<'p, 'a> {
             incumbent: room + 1,
         };
         // The memo: the same free cards reached another way.
-        let key: (SmallVec<[u64; 16]>, u64) = (
-            self.robbed.iter().copied().collect(),
-            (0..self.hand_len)
-                .filter(|&k| self.status[k] == Status::Open)
-                .fold(0u64, |m, k| m | 1 << k),
-        );
+        // (Open hand cards as bit words: a hand may be of any length.)
+        let mut open: SmallVec<[u64; 2]> = smallvec::smallvec![0; self.hand_len.div_ceil(64)];
+        for k in (0..self.hand_len).filter(|&k| self.status[k] == Status::Open) {
+            open[k / 64] |= 1 << (k % 64);
+        }
+        let key: ResidualKey = (self.robbed.iter().copied().collect(), open);
         if let Some(&lb) = self.residual_memo.get(&key) {
             return lb <= room;
         }
