@@ -384,9 +384,9 @@ impl<'p, 'a> Search<'p, 'a> {
         self.realize(&melds, 0, &mut Items::new(), 0, &mut budget);
     }
 
-    /// Assign the cards of hint meld `m` from its card `i` on (`chosen`
-    /// holds the items so far, `hand` how many are hand cards), then the
-    /// later melds; at the end, the turn is scored by [`Search::leaf`].
+    /// Assign the cards of hint meld `m` not yet in `chosen` (the items
+    /// so far, `hand` of them hand cards), then the later melds; at the
+    /// end, the turn is scored by [`Search::leaf`].
     fn realize(
         &mut self,
         melds: &[Vec<CardKind>],
@@ -451,8 +451,14 @@ impl<'p, 'a> Search<'p, 'a> {
         }
     }
 
+    /// Whether the search (or the current pass) is over: a limit, the
+    /// floor reached, the pass's nodes spent, or an error.
+    fn halted(&self) -> bool {
+        self.stopped || self.done || self.pass_over || self.error.is_some()
+    }
+
     fn out_of_budget(&mut self) -> bool {
-        if self.stopped || self.done || self.pass_over || self.error.is_some() {
+        if self.halted() {
             return true;
         }
         self.nodes += 1;
@@ -525,6 +531,16 @@ impl<'p, 'a> Search<'p, 'a> {
         let Some(room) = self.best_cost.checked_sub(now + 1) else {
             return false;
         };
+        // The memo: the same free cards reached another way.
+        // (Open hand cards as bit words: a hand may be of any length.)
+        let mut open: SmallVec<[u64; 2]> = smallvec::smallvec![0; self.hand_len.div_ceil(64)];
+        for k in (0..self.hand_len).filter(|&k| self.status[k] == Status::Open) {
+            open[k / 64] |= 1 << (k % 64);
+        }
+        let key: ResidualKey = (self.robbed.iter().copied().collect(), open);
+        if let Some(&lb) = self.residual_memo.get(&key) {
+            return lb <= room;
+        }
         let rules = self.p.rules;
         let mut counts = [0u8; FACES];
         let mut optional = [0u8; FACES];
@@ -568,17 +584,6 @@ impl<'p, 'a> Search<'p, 'a> {
             stopped: false,
             incumbent: room + 1,
         };
-        // The memo: the same free cards reached another way.
-        // (Open hand cards as bit words: a hand may be of any length.)
-        let mut open: SmallVec<[u64; 2]> = smallvec::smallvec![0; self.hand_len.div_ceil(64)];
-        for k in (0..self.hand_len).filter(|&k| self.status[k] == Status::Open) {
-            open[k / 64] |= 1 << (k % 64);
-        }
-        let key: ResidualKey = (self.robbed.iter().copied().collect(), open);
-        if let Some(&lb) = self.residual_memo.get(&key) {
-            return lb <= room;
-        }
-
         let (found, stopped, changes, effort) =
             self.p.solver.arrange_counted(counts, wild_cards, arrange);
         self.nodes += effort * RESIDUAL_WEIGHT;
@@ -621,7 +626,7 @@ impl<'p, 'a> Search<'p, 'a> {
             self.leave(a);
         }
         for cand in candidates {
-            if self.stopped || self.done || self.pass_over || self.error.is_some() {
+            if self.halted() {
                 return;
             }
             let hint = self.hint_meld(&cand);
@@ -637,7 +642,7 @@ impl<'p, 'a> Search<'p, 'a> {
                 self.hint_melds[h].1 = false;
             }
         }
-        if !(leave_first || self.stopped || self.done || self.pass_over || self.error.is_some()) {
+        if !(leave_first || self.halted()) {
             self.leave(a);
         }
     }
