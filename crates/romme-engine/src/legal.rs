@@ -28,6 +28,15 @@ enum GoOut {
     Deferred,
 }
 
+/// Which plays a candidate list holds: all of them, or only the melds and
+/// lay-offs (the question whether a card can be melded at once needs no
+/// rearrangement of the table, no discard and no joker exchange).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Plays {
+    All,
+    MeldsAndLayOffs,
+}
+
 /// Hands this short get the solver's way of going out as a candidate.
 const GO_OUT_HAND: usize = 5;
 
@@ -165,14 +174,14 @@ impl Game {
                 }
                 if !self.rules.turn.discard_pile {
                     // Who can play need not draw (`001`).
-                    let (plays, d) = self.play_candidates_with(seat, go_out);
+                    let (plays, d) = self.play_candidates_with(seat, go_out, Plays::All);
                     c.extend(plays);
                     deferred = d;
                 }
                 c
             }
             Phase::Play => {
-                let (mut c, d) = self.play_candidates_with(seat, go_out);
+                let (mut c, d) = self.play_candidates_with(seat, go_out, Plays::All);
                 deferred = d;
                 c.push(Action::EndTurn);
                 c
@@ -240,14 +249,21 @@ impl Game {
         })
     }
 
-    /// Candidate actions after drawing (not yet checked).
-    fn play_candidates(&self, seat: usize) -> Vec<Action> {
-        self.play_candidates_with(seat, GoOut::Listed).0
+    /// Candidate melds and lay-offs after drawing (not yet checked), the
+    /// way of going out among them.
+    fn meld_candidates(&self, seat: usize) -> Vec<Action> {
+        self.play_candidates_with(seat, GoOut::Listed, Plays::MeldsAndLayOffs)
+            .0
     }
 
     /// Candidate actions after drawing, with the way of going out listed
     /// or deferred (and whether it was).
-    fn play_candidates_with(&self, seat: usize, go_out: GoOut) -> (Vec<Action>, bool) {
+    fn play_candidates_with(
+        &self,
+        seat: usize,
+        go_out: GoOut,
+        plays: Plays,
+    ) -> (Vec<Action>, bool) {
         let Ok(checker) = self.checker() else {
             return (Vec::new(), false);
         };
@@ -347,6 +363,9 @@ impl Game {
                     });
                 }
             }
+            if plays == Plays::MeldsAndLayOffs {
+                continue;
+            }
             for &(c, f) in &meld.cards {
                 if let (true, Some(face)) = (c.is_joker(), f) {
                     out.push(Action::ExchangeJoker {
@@ -355,6 +374,9 @@ impl Game {
                     });
                 }
             }
+        }
+        if plays == Plays::MeldsAndLayOffs {
+            return (out, deferred);
         }
         out.extend(self.rearrange_candidates(seat));
         for &k in &kinds {
@@ -439,16 +461,41 @@ pub(crate) fn pending_meldable(game: &Game, seat: usize) -> bool {
 }
 
 /// Whether some listed meld or lay-off of `seat` takes all of `cards` out
-/// of the hand.
+/// of the hand. Only candidates that hold every one of the cards' kinds are
+/// tried on a copy of the game (no other can take them out).
 fn some_play_melds(game: &Game, seat: usize, cards: &[Card]) -> bool {
-    game.play_candidates(seat)
+    game.meld_candidates(seat)
         .into_iter()
-        .filter(|a| matches!(a, Action::Meld { .. } | Action::LayOff { .. }))
+        .filter(|a| holds_kinds(a, cards))
         .any(|a| {
             let mut h = game.fork();
             game.precheck(seat, &a).is_ok()
                 && h.act(seat, &a, &mut Vec::new()).is_ok()
                 && cards.iter().all(|c| !h.hands[seat].contains(c))
+        })
+}
+
+/// Whether the meld or lay-off `a` puts down a card of each of `cards`'
+/// kinds (as many as there are of each); false for any other action.
+fn holds_kinds(a: &Action, cards: &[Card]) -> bool {
+    let mut put: Vec<CardKind> = match a {
+        Action::Meld { melds, lay_offs } => melds
+            .iter()
+            .flatten()
+            .map(|c| c.card)
+            .chain(lay_offs.iter().flat_map(|l| l.cards.iter().map(|c| c.card)))
+            .collect(),
+        Action::LayOff { cards, .. } => cards.iter().map(|c| c.card).collect(),
+        _ => return false,
+    };
+    cards
+        .iter()
+        .all(|c| match put.iter().position(|&k| k == c.kind()) {
+            Some(i) => {
+                put.swap_remove(i);
+                true
+            }
+            None => false,
         })
 }
 

@@ -79,6 +79,91 @@ fn lay_offs_with(
     Ok(out)
 }
 
+/// The lay-offs on one table meld for many hands, remembered by the hand
+/// cards that could belong to the meld at all (its rank for a set, its suit
+/// for a run, wild cards; in hand order). A hand's other cards never take
+/// part in a lay-off on it, so hands that agree on those cards have the same
+/// lay-offs, listed in the same order as [`lay_offs`] lists them. The
+/// opening and going-out searches ask for every choice of lay-offs on the
+/// melds before; most of those hands differ only in cards this meld cannot
+/// take.
+pub(crate) struct MeldLayOffs<'c> {
+    checker: &'c MeldChecker<'c>,
+    index: usize,
+    base: Declaration,
+    memo: rustc_hash::FxHashMap<Vec<CardKind>, Vec<LayOff>>,
+}
+
+impl<'c> MeldLayOffs<'c> {
+    /// The lay-offs on `meld` (table meld number `index`), which must be
+    /// valid as declared.
+    pub(crate) fn new(
+        checker: &'c MeldChecker<'c>,
+        index: usize,
+        meld: &[MeldCard],
+    ) -> Result<Self, SolveError> {
+        Ok(MeldLayOffs {
+            checker,
+            index,
+            base: checker.check(meld)?,
+            memo: Default::default(),
+        })
+    }
+
+    /// Every way to lay off cards of `hand` on the meld (the hand's cards
+    /// already checked).
+    pub(crate) fn of(&mut self, hand: &[CardKind]) -> &[LayOff] {
+        let (checker, base) = (self.checker, &self.base);
+        let fitting: Vec<CardKind> = hand
+            .iter()
+            .copied()
+            .filter(|&c| fits_kind(checker, base, c))
+            .collect();
+        let index = self.index;
+        self.memo.entry(fitting).or_insert_with_key(|fitting| {
+            let mut out = Vec::new();
+            let mut at = Bundles {
+                checker,
+                index,
+                reach: true,
+                out: &mut out,
+            };
+            at.bundles(base, fitting, &mut Vec::new(), &mut Vec::new(), 0);
+            out
+        })
+    }
+}
+
+/// The most opening points one lay-off on table meld `meld` can add from
+/// `hand`, or `None` when the hand holds more cards that could join it than
+/// a lay-off considers ([`MAX_CANDIDATES`]): only below that limit does every
+/// smaller hand have a subset of the larger hand's lay-offs, which makes
+/// the answer an upper bound for every hand inside `hand`.
+pub(crate) fn most_laid_value(
+    checker: &MeldChecker,
+    meld: &[MeldCard],
+    hand: &[CardKind],
+) -> Result<Option<u32>, SolveError> {
+    let base = checker.check(meld)?;
+    let fitting: Vec<CardKind> = hand
+        .iter()
+        .copied()
+        .filter(|&c| fits_kind(checker, &base, c))
+        .collect();
+    if fitting.len() > MAX_CANDIDATES {
+        return Ok(None);
+    }
+    let mut out = Vec::new();
+    let mut at = Bundles {
+        checker,
+        index: 0,
+        reach: true,
+        out: &mut out,
+    };
+    at.bundles(&base, &fitting, &mut Vec::new(), &mut Vec::new(), 0);
+    Ok(Some(out.iter().map(|l| l.value).max().unwrap_or(0)))
+}
+
 /// The lay-offs on one table meld, collected into `out`.
 struct Bundles<'c, 'o> {
     checker: &'c MeldChecker<'c>,
@@ -389,5 +474,58 @@ mod tests {
             }
         }
         assert_eq!(compared, 4 * 3 * 150);
+    }
+
+    /// The memo per meld gives exactly the lay-offs `lay_offs` lists for
+    /// that meld, in the same order, for hands asked one after the other
+    /// (hands sharing the meld's cards hit the memo); and `most_laid_value`
+    /// is at least the value of every lay-off of a hand inside the hand it
+    /// was asked for.
+    #[test]
+    fn the_memo_and_the_bound_agree_with_lay_offs() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let (mut hits, mut bounded) = (0, 0);
+        for name in ["klassisch", "offen", "koenigs", "raeuber", "anlegen"] {
+            let rules = presets::load(name).expect("known").expect("preset");
+            let round = rules.melds.wilds.round_wild.then_some(7);
+            let checker = MeldChecker::new(&rules, round).expect("checker");
+            let deck: Vec<CardKind> = rules.deck.cards().iter().map(|c| c.kind()).collect();
+            for _ in 0..60 {
+                let Some(meld) = random_meld(&rules, &checker, &mut rng) else {
+                    continue;
+                };
+                let mut memo = MeldLayOffs::new(&checker, 3, &meld).expect("valid");
+                let mut shuffled = deck.clone();
+                shuffled.shuffle(&mut rng);
+                let mut wide: Vec<CardKind> = shuffled[..12].to_vec();
+                wide.sort();
+                let most = most_laid_value(&checker, &meld, &wide).expect("valid");
+                // The hand and hands inside it (cards dropped one by one).
+                let mut hand = wide.clone();
+                while !hand.is_empty() {
+                    let listed: Vec<LayOff> =
+                        lay_offs(&rules, round, std::slice::from_ref(&meld), &hand)
+                            .expect("lay-offs")
+                            .into_iter()
+                            .map(|mut l| {
+                                l.meld = 3;
+                                l
+                            })
+                            .collect();
+                    let before = memo.memo.len();
+                    assert_eq!(memo.of(&hand), &listed[..], "{name}: {meld:?} {hand:?}");
+                    hits += usize::from(memo.memo.len() == before);
+                    if let Some(most) = most {
+                        assert!(listed.iter().all(|l| l.value <= most), "{name}: {meld:?}");
+                        bounded += listed.len();
+                    }
+                    hand.remove(rng.random_range(0..hand.len()));
+                }
+            }
+        }
+        assert!(
+            hits > 100 && bounded > 100,
+            "{hits} hits, {bounded} bounded"
+        );
     }
 }

@@ -26,7 +26,7 @@ use romme_core::ruleset::{
 };
 use serde::Serialize;
 
-use crate::layoff::{LayOff, lay_offs};
+use crate::layoff::{LayOff, MeldLayOffs, lay_offs, most_laid_value};
 use crate::multiset::remove;
 use crate::partition::{Goal, PartitionSolver, SolveError};
 
@@ -82,23 +82,22 @@ fn combos(
     if !allow {
         return Ok(out);
     }
-    for i in 0..table.len() {
+    let checker = MeldChecker::new(rules, round)?;
+    checker.check_cards(hand)?;
+    for (i, meld) in table.iter().enumerate() {
+        let mut on_meld = MeldLayOffs::new(&checker, i, meld)?;
         let mut next = Vec::new();
         for (chosen, pool) in out {
-            let options: Vec<LayOff> = lay_offs(rules, round, &table[i..=i], &pool)?
-                .into_iter()
-                .filter(|l| !(rules.jokers.exchange_ends_plays && l.is_exchange()))
-                .map(|mut l| {
-                    l.meld = i;
-                    l
-                })
-                .collect();
+            let options = on_meld
+                .of(&pool)
+                .iter()
+                .filter(|l| !(rules.jokers.exchange_ends_plays && l.is_exchange()));
             for l in options {
                 let mut rest = pool.clone();
                 if remove(&mut rest, &l.cards) {
                     rest.extend(l.freed.iter().copied());
                     let mut c = chosen.clone();
-                    c.push(l);
+                    c.push(l.clone());
                     next.push((c, rest));
                 }
             }
@@ -184,14 +183,16 @@ fn opening_search(
         0
     };
     let allow = rules.turn.lay_off != LayOffRule::Never;
-    // When lay-offs do not count toward the threshold, every combination
-    // below meets the same goal with a hand no larger than the hand plus
-    // the table's wild cards a lay-off could free (those standing for a
-    // card the hand holds: an exchange gives that card for them); more
-    // cards never make an opening impossible, so if that widest hand opens
-    // no way, none does, and the combinations need not be listed (most
-    // turns of a player who has not opened yet).
-    if precheck && allow && !rules.opening.lay_offs_count && !table.is_empty() {
+    // Every combination below meets its goal with a hand no larger than the
+    // hand plus the table's wild cards a lay-off could free (those standing
+    // for a card the hand holds: an exchange gives that card for them);
+    // more cards never make an opening impossible. Where lay-offs count
+    // toward the threshold, the lay-offs of a combination add at most the
+    // sum over the table melds of the most one lay-off on each could add
+    // from that widest hand. So if the widest hand, credited with that sum,
+    // opens no way, none does, and the combinations need not be listed
+    // (most turns of a player who has not opened yet).
+    if precheck && allow && !table.is_empty() {
         let mut widest = hand.to_vec();
         widest.extend(
             table
@@ -203,9 +204,20 @@ fn opening_search(
                 })
                 .map(|c| c.card),
         );
-        let goal = goal_for(rules, table_points, rules.turn.discard_pile);
-        if solver.solve_goal(&widest, goal)?.is_none() {
-            return Ok(None);
+        let mut laid = Some(0);
+        if rules.opening.lay_offs_count {
+            for meld in table {
+                laid = match (laid, most_laid_value(checker, meld, &widest)?) {
+                    (Some(sum), Some(most)) => Some(sum + most),
+                    _ => None,
+                };
+            }
+        }
+        if let Some(laid) = laid {
+            let goal = goal_for(rules, laid + table_points, rules.turn.discard_pile);
+            if solver.solve_goal(&widest, goal)?.is_none() {
+                return Ok(None);
+            }
         }
     }
     let mut best: Option<(OpeningPlan, OpeningRank)> = None;
@@ -465,13 +477,14 @@ mod tests {
     }
 
     /// The check that settles hands which cannot open changes no answer:
-    /// random tables (the melds of dealt cards) and hands, in every preset
-    /// whose lay-offs do not count toward the opening.
+    /// random tables (the melds of dealt cards) and hands, in presets whose
+    /// lay-offs count toward the opening (`anlegen`, `raeuber`) and whose
+    /// do not.
     #[test]
     fn the_precheck_changes_no_opening() {
         let mut settled = 0;
         let mut opened = 0;
-        for name in ["klassisch", "offen", "bieten", "club"] {
+        for name in ["klassisch", "offen", "bieten", "club", "anlegen", "raeuber"] {
             let Some(Ok(rules)) = presets::load(name) else {
                 panic!("{name} loads");
             };
