@@ -188,16 +188,52 @@ fn play(g: &Game, seat: usize, eval: &Eval, hand: &[CardKind]) -> Option<Action>
         if let Some(a) = g.plan_action(&plan.melds, &plan.lay_offs) {
             return Some(a);
         }
+        if let Some(l) = plan.lay_offs.iter().find(|l| l.is_exchange()) {
+            // A way out through a joker exchange, which is an action of its
+            // own: exchange first (the exchange's natural card comes first
+            // among the lay-off's cards), then go out from the new hand.
+            return l
+                .cards
+                .first()
+                .map(|&card| Action::ExchangeJoker { meld: l.meld, card });
+        }
+        if !plan.melds.is_empty() || !plan.lay_offs.is_empty() {
+            return None; // the plan is no action the engine takes
+        }
         if let Some(card) = plan.discard {
             return Some(Action::Discard { card });
         }
+    }
+    if !g.pending_cards(seat).is_empty() {
+        // The card taken from the discard pile (or a freed joker) must be
+        // melded first: of the checked plays that meld it, the one leaving
+        // the best hand; the full heuristic where only a rearrangement of
+        // the table could.
+        return g
+            .pending_plays(seat)
+            .into_iter()
+            .map(|a| {
+                let mut after = hand.to_vec();
+                remove(&mut after, &a.cards_put_down());
+                (eval.hand(&after), a)
+            })
+            .min_by(|x, y| x.0.total_cmp(&y.0))
+            .map(|(_, a)| a);
     }
     let view = g.view(Some(seat));
     let base = eval.hand(hand);
     // Without a final discard a play may not leave one card, and one that
     // leaves two leaves one after the discard: keep none or three.
-    let keep_two = rules.going_out.final_discard == FinalDiscard::Never;
-    let stranded = |after: &[CardKind]| keep_two && (after.len() == 1 || after.len() == 2);
+    // Where the last card is discarded, a play must leave one to discard (a
+    // joker only where jokers may be discarded); going out was settled above.
+    let stranded = |after: &[CardKind]| match rules.going_out.final_discard {
+        FinalDiscard::Never => after.len() == 1 || after.len() == 2,
+        FinalDiscard::Required => {
+            after.is_empty()
+                || (!rules.jokers.discard_allowed && after.iter().all(|c| c.is_joker()))
+        }
+        FinalDiscard::Optional => false,
+    };
     let better = |after: &[CardKind], extra: f64| {
         !stranded(after) && eval.hand(after) + extra < base - PLAY_MARGIN
     };

@@ -134,6 +134,21 @@ impl Action {
         matches!(self, Action::Buy | Action::Knock)
     }
 
+    /// The hand cards a meld or lay-off puts on the table (new melds, then
+    /// lay-offs); empty for every other action.
+    pub fn cards_put_down(&self) -> Vec<CardKind> {
+        match self {
+            Action::Meld { melds, lay_offs } => melds
+                .iter()
+                .flatten()
+                .chain(lay_offs.iter().flat_map(|l| &l.cards))
+                .map(|c| c.card)
+                .collect(),
+            Action::LayOff { cards, .. } => cards.iter().map(|c| c.card).collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Short name of the action's type, as in the JSON `type` field.
     pub fn name(&self) -> &'static str {
         match self {

@@ -461,33 +461,73 @@ pub(crate) fn pending_meldable(game: &Game, seat: usize) -> bool {
 }
 
 /// Whether some listed meld or lay-off of `seat` takes all of `cards` out
-/// of the hand. Only candidates that hold every one of the cards' kinds are
-/// tried on a copy of the game (no other can take them out).
+/// of the hand.
 fn some_play_melds(game: &Game, seat: usize, cards: &[Card]) -> bool {
+    plays_melding(game, seat, cards).next().is_some()
+}
+
+/// The listed melds and lay-offs of `seat` that the engine accepts and
+/// that take all of `cards` out of the hand, in list order. Only candidates
+/// that hold every one of the cards' kinds are tried on a copy of the game
+/// (no other can take them out).
+fn plays_melding<'g>(
+    game: &'g Game,
+    seat: usize,
+    cards: &'g [Card],
+) -> impl Iterator<Item = Action> + 'g {
     game.meld_candidates(seat)
         .into_iter()
-        .filter(|a| holds_kinds(a, cards))
-        .any(|a| {
+        .filter(move |a| holds_kinds(a, cards))
+        .filter(move |a| {
             let mut h = game.fork();
-            game.precheck(seat, &a).is_ok()
-                && h.act(seat, &a, &mut Vec::new()).is_ok()
+            game.precheck(seat, a).is_ok()
+                && h.act(seat, a, &mut Vec::new()).is_ok()
                 && cards.iter().all(|c| !h.hands[seat].contains(c))
         })
+}
+
+impl Game {
+    /// The cards `seat` must still meld in this turn: the card taken from
+    /// the discard pile where it must be melded at once, and jokers freed
+    /// by an exchange where they must be melded. Public knowledge (everyone
+    /// saw the card taken and the exchange); empty when it is not the
+    /// seat's turn.
+    pub fn pending_cards(&self, seat: usize) -> Vec<CardKind> {
+        if self.turn() != Some(seat) {
+            return Vec::new();
+        }
+        self.ts
+            .taken
+            .iter()
+            .chain(&self.ts.freed)
+            .map(|c| c.kind())
+            .collect()
+    }
+
+    /// The melds and lay-offs that put down every card `seat` must still
+    /// meld ([`Game::pending_cards`]), each accepted by the engine, in a
+    /// fixed order; a rearrangement of the table is not among them. Empty
+    /// when nothing is pending or only a rearrangement could meld it.
+    pub fn pending_plays(&self, seat: usize) -> Vec<Action> {
+        if self.turn() != Some(seat) {
+            return Vec::new();
+        }
+        let mut pending = self.ts.freed.clone();
+        pending.extend(self.ts.taken);
+        if pending.is_empty() {
+            return Vec::new();
+        }
+        plays_melding(self, seat, &pending).collect()
+    }
 }
 
 /// Whether the meld or lay-off `a` puts down a card of each of `cards`'
 /// kinds (as many as there are of each); false for any other action.
 fn holds_kinds(a: &Action, cards: &[Card]) -> bool {
-    let mut put: Vec<CardKind> = match a {
-        Action::Meld { melds, lay_offs } => melds
-            .iter()
-            .flatten()
-            .map(|c| c.card)
-            .chain(lay_offs.iter().flat_map(|l| l.cards.iter().map(|c| c.card)))
-            .collect(),
-        Action::LayOff { cards, .. } => cards.iter().map(|c| c.card).collect(),
-        _ => return false,
-    };
+    if !matches!(a, Action::Meld { .. } | Action::LayOff { .. }) {
+        return false;
+    }
+    let mut put = a.cards_put_down();
     cards
         .iter()
         .all(|c| match put.iter().position(|&k| k == c.kind()) {

@@ -127,3 +127,93 @@ fn no_accepted_lay_off_or_single_meld_is_missing_from_the_list() {
     assert!(states > 500, "only {states} play states checked");
     assert!(accepted > 500, "only {accepted} accepted plays checked");
 }
+
+/// `pending_plays` gives exactly the listed melds and lay-offs that put
+/// down the card taken from the discard pile (and freed jokers), each one
+/// accepted; right after taking the card there is at least one (the engine
+/// let the seat take it because one exists). Random games of the presets
+/// where a taken card must be melded at once.
+#[test]
+fn pending_plays_are_the_listed_plays_that_meld_the_pending_cards() {
+    let mut pending_states = 0usize;
+    let mut plays_checked = 0usize;
+    for name in ["raeuber", "club"] {
+        let Some(Ok(rules)) = presets::load(name) else {
+            panic!("{name} loads");
+        };
+        for seed in 0..8u64 {
+            let Ok(mut game) = Game::new(rules.clone(), 3, seed) else {
+                panic!("{name}: a game of three");
+            };
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut just_took = false;
+            for _ in 0..400 {
+                if game.phase() == Phase::MatchOver {
+                    break;
+                }
+                let Some(seat) = game.turn() else {
+                    break;
+                };
+                let pending = game.pending_cards(seat);
+                let plays = game.pending_plays(seat);
+                if pending.is_empty() {
+                    assert!(plays.is_empty(), "{name}: plays without a pending card");
+                } else {
+                    pending_states += 1;
+                    assert!(
+                        !just_took || !plays.is_empty(),
+                        "{name}: took it, cannot meld it"
+                    );
+                    let legal = game.legal_actions(seat);
+                    for a in &legal {
+                        if !matches!(a, Action::Meld { .. } | Action::LayOff { .. }) {
+                            continue;
+                        }
+                        let mut copy = game.detached();
+                        let melds_it = copy.apply(seat, a.clone()).is_ok()
+                            && copy.pending_cards(seat).is_empty();
+                        assert_eq!(
+                            plays.contains(a),
+                            melds_it,
+                            "{name}: {a:?}, pending {pending:?}"
+                        );
+                        plays_checked += usize::from(melds_it);
+                    }
+                }
+                // Take the discard whenever the engine allows it, else play
+                // at random.
+                let take = Action::Draw {
+                    from: romme_engine::DrawSource::Discard,
+                };
+                let legal = game.legal_actions(seat);
+                let action = if legal.contains(&take) {
+                    take
+                } else if !plays.is_empty() && rng.random_bool(0.7) {
+                    plays[rng.random_range(0..plays.len())].clone()
+                } else {
+                    match game.random_legal_action(seat, &mut rng) {
+                        Some(a) => a,
+                        None => break,
+                    }
+                };
+                just_took = matches!(
+                    action,
+                    Action::Draw {
+                        from: romme_engine::DrawSource::Discard
+                    }
+                );
+                if game.apply(seat, action).is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    assert!(
+        pending_states > 30,
+        "only {pending_states} states with a pending card"
+    );
+    assert!(
+        plays_checked > 30,
+        "only {plays_checked} pending plays checked"
+    );
+}

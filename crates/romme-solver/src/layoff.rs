@@ -8,7 +8,7 @@
 
 use std::collections::BTreeSet;
 
-use romme_core::card::{CardKind, Rank};
+use romme_core::card::{CardKind, Face, Rank};
 use romme_core::meld::{Declaration, MeldChecker, MeldKind};
 use romme_core::notation::MeldCard;
 use romme_core::ruleset::{JokerExchange, Ruleset, SetSuits};
@@ -162,6 +162,63 @@ pub(crate) fn most_laid_value(
     };
     at.bundles(&base, &fitting, &mut Vec::new(), &mut Vec::new(), 0);
     Ok(Some(out.iter().map(|l| l.value).max().unwrap_or(0)))
+}
+
+/// An upper bound on the opening points that lay-offs of `hand` on `table`
+/// can add, each card counted once: the sum of the highest meld value of
+/// every card that could join some meld at all (of a set's rank or a run's
+/// suit, within the run's reach, [`within_reach`]). A lay-off's value is the
+/// meld value its cards add, and no card goes to two melds; a smaller hand
+/// reaches no more cards, so the bound holds for every hand inside `hand`.
+pub(crate) fn laid_value_bound(
+    checker: &MeldChecker,
+    table: &[Vec<MeldCard>],
+    hand: &[CardKind],
+) -> Result<u32, SolveError> {
+    let rules = checker.rules();
+    let values = &rules.values;
+    let highest = |f: Face| values.value(f, true).max(values.value(f, false));
+    let wild_value = rules
+        .deck
+        .kind
+        .ranks()
+        .iter()
+        .flat_map(|&r| {
+            rules
+                .deck
+                .kind
+                .suits()
+                .iter()
+                .map(move |&s| Face::new(r, s))
+        })
+        .map(highest)
+        .max()
+        .unwrap_or(0);
+    let mut reached = vec![false; hand.len()];
+    for meld in table {
+        let base = checker.check(meld)?;
+        let fitting: Vec<CardKind> = hand
+            .iter()
+            .copied()
+            .filter(|&c| fits_kind(checker, &base, c))
+            .collect();
+        for k in within_reach(checker, &base, &fitting) {
+            for (i, &c) in hand.iter().enumerate() {
+                if c == k {
+                    reached[i] = true;
+                }
+            }
+        }
+    }
+    Ok(hand
+        .iter()
+        .zip(&reached)
+        .filter(|(_, r)| **r)
+        .map(|(&c, _)| match c.face() {
+            Some(f) if !checker.is_wild(c) => highest(f),
+            _ => wild_value,
+        })
+        .sum())
 }
 
 /// The lay-offs on one table meld, collected into `out`.

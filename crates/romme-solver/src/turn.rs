@@ -26,7 +26,7 @@ use romme_core::ruleset::{
 };
 use serde::Serialize;
 
-use crate::layoff::{LayOff, MeldLayOffs, lay_offs, most_laid_value};
+use crate::layoff::{LayOff, MeldLayOffs, laid_value_bound, lay_offs, most_laid_value};
 use crate::multiset::remove;
 use crate::partition::{Goal, PartitionSolver, SolveError};
 
@@ -204,19 +204,33 @@ fn opening_search(
                 })
                 .map(|c| c.card),
         );
-        let mut laid = Some(0);
-        if rules.opening.lay_offs_count {
+        let opens = |laid: u32| -> Result<bool, SolveError> {
+            let goal = goal_for(rules, laid + table_points, rules.turn.discard_pile);
+            Ok(solver.solve_goal(&widest, goal)?.is_some())
+        };
+        if !rules.opening.lay_offs_count {
+            if !opens(0)? {
+                return Ok(None);
+            }
+        } else {
+            // Two bounds on what the lay-offs add: each card once at its
+            // highest value (cheap), and the most one lay-off on each meld
+            // can add (exact per meld, a card may count on several).
+            let cheap = laid_value_bound(checker, table, &widest)?;
+            if !opens(cheap)? {
+                return Ok(None);
+            }
+            let mut most = Some(0);
             for meld in table {
-                laid = match (laid, most_laid_value(checker, meld, &widest)?) {
-                    (Some(sum), Some(most)) => Some(sum + most),
+                most = match (most, most_laid_value(checker, meld, &widest)?) {
+                    (Some(sum), Some(m)) => Some(sum + m),
                     _ => None,
                 };
             }
-        }
-        if let Some(laid) = laid {
-            let goal = goal_for(rules, laid + table_points, rules.turn.discard_pile);
-            if solver.solve_goal(&widest, goal)?.is_none() {
-                return Ok(None);
+            if let Some(most) = most.filter(|&m| m < cheap) {
+                if !opens(most)? {
+                    return Ok(None);
+                }
             }
         }
     }
