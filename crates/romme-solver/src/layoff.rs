@@ -54,8 +54,8 @@ pub fn lay_offs(
     lay_offs_with(rules, round, table, hand, true)
 }
 
-/// [`lay_offs`], with or without the run reach pre-filter (the tests
-/// compare both).
+/// [`lay_offs`], with or without the pre-filters of the candidate cards
+/// (the run's reach, repeated faces; the tests compare both).
 fn lay_offs_with(
     rules: &Ruleset,
     round: Option<u8>,
@@ -226,7 +226,8 @@ struct Bundles<'c, 'o> {
     checker: &'c MeldChecker<'c>,
     /// Index of the table meld.
     index: usize,
-    /// Use the run reach pre-filter ([`within_reach`]).
+    /// Use the pre-filters: the run's reach ([`within_reach`]) and no
+    /// repeated faces ([`without_repeated_faces`]).
     reach: bool,
     out: &'o mut Vec<LayOff>,
 }
@@ -253,7 +254,7 @@ impl Bundles<'_, '_> {
             .filter(|c| fits_kind(checker, current, *c))
             .collect();
         let reachable = if self.reach {
-            within_reach(checker, current, &fitting)
+            without_repeated_faces(checker, current, within_reach(checker, current, &fitting))
         } else {
             fitting
         };
@@ -349,6 +350,44 @@ fn fits_kind(checker: &MeldChecker, meld: &Declaration, card: CardKind) -> bool 
         MeldKind::Set => face.rank == first.rank,
         MeldKind::Run => face.suit == first.suit,
     }
+}
+
+/// The candidates without natural cards whose face a natural card of the
+/// meld or an earlier candidate already has, where a meld cannot hold one
+/// face twice: a run that does not wrap around, a set of distinct suits.
+/// A lay-off with such a card is never valid, and two copies of one card
+/// would only list the same lay-offs again; without them far fewer
+/// subsets of the candidates are tried.
+fn without_repeated_faces(
+    checker: &MeldChecker,
+    meld: &Declaration,
+    cards: Vec<CardKind>,
+) -> Vec<CardKind> {
+    let melds = &checker.rules().melds;
+    let single_faces = match meld.kind {
+        MeldKind::Run => !melds.runs.wrap_around,
+        MeldKind::Set => melds.sets.suits == SetSuits::Distinct,
+    };
+    if !single_faces {
+        return cards;
+    }
+    let natural = |c: CardKind| c.face().filter(|_| !checker.is_wild(c));
+    let mut faces: Vec<Face> = meld
+        .ordered
+        .iter()
+        .filter_map(|c| natural(c.card))
+        .collect();
+    cards
+        .into_iter()
+        .filter(|&c| match natural(c) {
+            Some(f) if faces.contains(&f) => false,
+            Some(f) => {
+                faces.push(f);
+                true
+            }
+            None => true,
+        })
+        .collect()
 }
 
 /// The ace's rank number (it may also stand as 1, before the 2).
