@@ -89,20 +89,67 @@ pub fn threshold_waived(rules: &Ruleset, a: &OpeningAttempt) -> bool {
     a.whole_hand && h.enabled && h.threshold_waived && !(h.threshold_with_lay_offs && used_table)
 }
 
-/// Check an opening; on success returns the points counted.
-pub fn check(rules: &Ruleset, a: &OpeningAttempt) -> Result<u32, OpeningError> {
-    let o = &rules.opening;
-    if a.melds.is_empty() && !(o.lay_offs_count && a.lay_off_value > 0) {
-        return Err(OpeningError::NoMeld);
-    }
-    let text = |d: &Declaration| crate::notation::format_cards(&d.ordered);
-    if o.naturals_only {
-        if let Some(d) = a.melds.iter().find(|d| d.wilds > 0) {
-            return Err(OpeningError::WildCard { meld: text(d) });
+/// The new melds of an opening summed up: what [`check`] needs of them
+/// apart from the naturals-only rule's wording. A search that tries many
+/// combinations keeps one of these per combination instead of building
+/// an [`OpeningAttempt`] of declarations.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Number of melds.
+    pub melds: usize,
+    /// Their opening points ([`meld_points`]) together.
+    pub sum: u32,
+    /// The highest opening points of one meld.
+    pub top: u32,
+    /// Melds holding a wild card.
+    pub wild_melds: usize,
+}
+
+impl Tally {
+    /// The tally with one more meld of `points` (holding a wild card or not).
+    pub fn with(self, points: u32, has_wild: bool) -> Tally {
+        Tally {
+            melds: self.melds + 1,
+            sum: self.sum + points,
+            top: self.top.max(points),
+            wild_melds: self.wild_melds + usize::from(has_wild),
         }
     }
-    let points: Vec<u32> = a.melds.iter().map(|d| meld_points(rules, d)).collect();
-    let mut have: u32 = points.iter().sum();
+}
+
+/// Check an opening; on success returns the points counted.
+pub fn check(rules: &Ruleset, a: &OpeningAttempt) -> Result<u32, OpeningError> {
+    if rules.opening.naturals_only {
+        if let Some(d) = a.melds.iter().find(|d| d.wilds > 0) {
+            return Err(OpeningError::WildCard {
+                meld: crate::notation::format_cards(&d.ordered),
+            });
+        }
+    }
+    let tally = a.melds.iter().fold(Tally::default(), |t, d| {
+        t.with(meld_points(rules, d), d.wilds > 0)
+    });
+    check_tally(rules, &tally, a)
+}
+
+/// [`check`] for melds given by their [`Tally`]; `a.melds` is not read
+/// (the search that calls this passes none). A wild card where the
+/// opening must be natural is refused without naming the meld.
+pub fn check_tally(
+    rules: &Ruleset,
+    tally: &Tally,
+    a: &OpeningAttempt,
+) -> Result<u32, OpeningError> {
+    let o = &rules.opening;
+    if tally.melds == 0 && !(o.lay_offs_count && a.lay_off_value > 0) {
+        return Err(OpeningError::NoMeld);
+    }
+    if o.naturals_only && tally.wild_melds > 0 {
+        return Err(OpeningError::WildCard {
+            meld: String::new(),
+        });
+    }
+    let mut have = tally.sum;
     if o.lay_offs_count {
         have += a.lay_off_value;
     }
@@ -116,9 +163,11 @@ pub fn check(rules: &Ruleset, a: &OpeningAttempt) -> Result<u32, OpeningError> {
     match o.count {
         OpeningCount::Sum if have < needed => Err(OpeningError::TooFewPoints { needed, have }),
         OpeningCount::SingleMeld => {
-            let top = points.iter().copied().max().unwrap_or(0);
-            if top < needed {
-                Err(OpeningError::NoMeldHighEnough { needed, have: top })
+            if tally.top < needed {
+                Err(OpeningError::NoMeldHighEnough {
+                    needed,
+                    have: tally.top,
+                })
             } else {
                 Ok(have)
             }
@@ -149,6 +198,60 @@ mod tests {
             table_value: 0,
             joker_exchanged: false,
             whole_hand: false,
+        }
+    }
+
+    /// `check_tally` on the melds' tally decides as `check` does, under
+    /// each way of counting (the opening search in the engine relies on it).
+    #[test]
+    fn tally_decides_as_the_melds_do() {
+        let melds = [
+            "Kh Ks Kc",
+            "2c 3c 4c",
+            "Qh * Ah",
+            "10h Jh Qh Kh",
+            "5c 6c 7c",
+            "9h 9s 9d *",
+        ];
+        for name in ["klassisch", "offen", "bieten", "koenigs", "club"] {
+            let base = rules(name);
+            let mut variants = vec![base.clone()];
+            let mut single = base.clone();
+            single.opening.count = OpeningCount::SingleMeld;
+            variants.push(single);
+            let mut natural = base.clone();
+            natural.opening.naturals_only = true;
+            variants.push(natural);
+            let mut zero = base.clone();
+            zero.opening.joker_value = JokerOpeningValue::Zero;
+            variants.push(zero);
+            for r in &variants {
+                let round = r.melds.wilds.round_wild.then_some(11);
+                let checker = MeldChecker::new(r, round).expect("checker");
+                let ds: Vec<Declaration> = melds
+                    .iter()
+                    .filter_map(|m| checker.best(&parse_cards(m).expect(m)).ok().flatten())
+                    .collect();
+                assert!(ds.len() >= 3, "{name}: most of the melds are valid");
+                for mask in 0..1u32 << ds.len() {
+                    let chosen: Vec<Declaration> = (0..ds.len())
+                        .filter(|i| mask >> i & 1 == 1)
+                        .map(|i| ds[i].clone())
+                        .collect();
+                    for whole_hand in [false, true] {
+                        let a = OpeningAttempt {
+                            whole_hand,
+                            table_value: 12,
+                            ..attempt(&chosen)
+                        };
+                        let tally = chosen.iter().fold(Tally::default(), |t, d| {
+                            t.with(meld_points(r, d), d.wilds > 0)
+                        });
+                        let by_tally = check_tally(r, &tally, &OpeningAttempt { melds: &[], ..a });
+                        assert_eq!(check(r, &a).ok(), by_tally.ok(), "{name} {mask:b}");
+                    }
+                }
+            }
         }
     }
 

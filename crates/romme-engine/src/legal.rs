@@ -13,6 +13,10 @@ use romme_core::meld::{Declaration, MeldChecker, MeldKind};
 use romme_core::opening::{self, OpeningAttempt};
 use romme_core::ruleset::{FinalDiscard, Ruleset, SetSuits};
 use romme_core::{Card, CardKind, Face, MeldCard, Rank};
+use smallvec::SmallVec;
+
+/// Number of face slots (5 suits × 13 ranks), as [`Face::index`] counts them.
+const FACES: usize = 65;
 
 use crate::action::{Action, DrawSource, LayOffPart};
 use crate::game::{Game, Phase};
@@ -70,11 +74,29 @@ impl Game {
         } else {
             decls.iter().filter(|d| d.0).count()
         };
+        let slots: Vec<SmallVec<[u8; 8]>> = decls
+            .iter()
+            .map(|d| d.2.ordered.iter().map(|c| kind_slot(c.card)).collect())
+            .collect();
+        let mut held = [0u8; KIND_SLOTS];
+        for &k in hand {
+            let slot = usize::from(kind_slot(k));
+            held[slot] = held[slot].saturating_add(1);
+        }
+        let mut needed: SmallVec<[(u8, u8); 4]> = SmallVec::new();
+        for &m in must {
+            let slot = kind_slot(m);
+            match needed.iter_mut().find(|(s, _)| *s == slot) {
+                Some((_, n)) => *n = n.saturating_add(1),
+                None => needed.push((slot, 1)),
+            }
+        }
         let search = OpeningSearch {
             rules: &self.rules,
             decls: &decls,
-            hand,
-            must,
+            slots: &slots,
+            held,
+            needed,
             table_value: self.table_value(),
             joker_exchanged: self.ts.exchanged,
             keep: usize::from(self.rules.going_out.final_discard == FinalDiscard::Required),
@@ -82,11 +104,12 @@ impl Game {
         };
         let mut state = SearchState {
             chosen: Vec::new(),
-            left: hand.to_vec(),
+            left: held,
+            left_len: hand.len(),
             out: Vec::new(),
             steps: 0,
         };
-        search.go(0, roots, &mut state);
+        search.go(0, roots, opening::Tally::default(), &mut state);
         let mut out = state.out;
         out.sort_by_key(|(value, c)| {
             std::cmp::Reverse((*value, c.iter().map(Vec::len).sum::<usize>()))
@@ -558,68 +581,97 @@ fn run_line(rules: &Ruleset) -> Vec<Rank> {
 /// Every single meld the hand can form, declared (the meld is `ordered`),
 /// without duplicates. Each is what [`MeldChecker::check`] gives for its
 /// ordered cards, so callers need not check them again.
+///
+/// The candidate groups come in a fixed order (sets by rank, each choice
+/// of copies per suit with 0, 1, … wild cards; then runs per suit and
+/// start, growing along the line), each group is checked once, and the
+/// declarations keep that order. Groups live on the stack and are
+/// deduplicated by a hash of their sorted cards: this runs once per
+/// listing of legal actions, so its allocations were a good part of the
+/// random bot's time.
 pub fn single_meld_declarations(
     checker: &MeldChecker,
     rules: &Ruleset,
     hand: &[CardKind],
 ) -> Vec<Declaration> {
-    let count = |k: CardKind| hand.iter().filter(|&&h| h == k).count();
-    let wilds: Vec<CardKind> = {
-        let mut w: Vec<CardKind> = hand
-            .iter()
-            .copied()
-            .filter(|&k| checker.is_wild(k))
-            .collect();
-        w.sort_unstable();
-        w
-    };
+    // Copies per face in the hand.
+    let mut count = [0u8; FACES];
+    let mut wilds: Group = Group::new();
+    for &k in hand {
+        if checker.is_wild(k) {
+            wilds.push(k);
+        } else if let CardKind::Natural(f) = k {
+            count[f.index()] = count[f.index()].saturating_add(1);
+        }
+    }
+    wilds.sort_unstable();
     let min = usize::from(rules.melds.min_len);
     let max_set = match (rules.melds.sets.suits, rules.melds.sets.max_len.get()) {
         (_, Some(m)) => usize::from(m),
         (SetSuits::Distinct, None) => rules.deck.kind.suits().len(),
         (SetSuits::Any, None) => 2 * rules.deck.kind.suits().len(),
     };
-    let mut groups: Vec<Vec<CardKind>> = Vec::new();
-    // Sets: per rank, every choice of copies per suit, plus wild cards.
-    let mut ranks: Vec<Rank> = hand
-        .iter()
-        .filter(|&&k| !checker.is_wild(k))
-        .filter_map(|k| k.face().map(|f| f.rank))
+    let mut out: Vec<Declaration> = Vec::new();
+    let mut seen: rustc_hash::FxHashSet<Group> = rustc_hash::FxHashSet::default();
+    let mut emit = |g: &[CardKind]| {
+        let mut sorted: Group = g.iter().copied().collect();
+        sorted.sort_unstable();
+        if seen.contains(&sorted) {
+            return;
+        }
+        let Ok(ds) = checker.declarations(&sorted) else {
+            seen.insert(sorted);
+            return;
+        };
+        seen.insert(sorted);
+        for d in ds {
+            let keep = d.kind == MeldKind::Set || d.kind == MeldKind::Run;
+            if keep && !out.iter().any(|e| e.ordered == d.ordered) {
+                out.push(d);
+            }
+        }
+    };
+    let suits = rules.deck.kind.suits();
+    // Sets: per rank (in rank order), every choice of copies per suit,
+    // plus wild cards.
+    let mut ranks: SmallVec<[Rank; 14]> = (0..FACES)
+        .filter(|&i| count[i] > 0)
+        .filter_map(Face::from_index)
+        .map(|f| f.rank)
         .collect();
     ranks.sort_unstable();
     ranks.dedup();
     for rank in ranks {
-        let per_suit: Vec<(CardKind, usize)> = rules
-            .deck
-            .kind
-            .suits()
+        let per_suit: SmallVec<[(CardKind, usize); 5]> = suits
             .iter()
-            .map(|&s| CardKind::Natural(Face::new(rank, s)))
-            .map(|k| {
-                let c = count(k);
+            .map(|&s| {
+                let f = Face::new(rank, s);
+                let c = usize::from(count[f.index()]);
                 let c = if rules.melds.sets.suits == SetSuits::Distinct {
                     c.min(1)
                 } else {
                     c
                 };
-                (k, c)
+                (CardKind::Natural(f), c)
             })
             .filter(|&(_, c)| c > 0)
             .collect();
-        let mut choice = vec![0usize; per_suit.len()];
+        let mut choice = [0usize; 5];
+        let choice = &mut choice[..per_suit.len()];
+        let mut g = Group::new();
         loop {
-            let naturals: Vec<CardKind> = per_suit
-                .iter()
-                .zip(&choice)
-                .flat_map(|(&(k, _), &n)| std::iter::repeat_n(k, n))
-                .collect();
-            if !naturals.is_empty() {
+            g.clear();
+            for (&(k, _), &n) in per_suit.iter().zip(choice.iter()) {
+                g.extend(std::iter::repeat_n(k, n));
+            }
+            let naturals = g.len();
+            if naturals > 0 {
                 for w in 0..=wilds.len() {
-                    let total = naturals.len() + w;
+                    let total = naturals + w;
                     if total >= min && total <= max_set {
-                        let mut g = naturals.clone();
+                        g.truncate(naturals);
                         g.extend_from_slice(&wilds[..w]);
-                        groups.push(g);
+                        emit(&g);
                     }
                 }
             }
@@ -641,17 +693,20 @@ pub fn single_meld_declarations(
     // Runs: windows along the line, naturals where the hand has them, wild
     // cards elsewhere.
     let line = run_line(rules);
-    for &suit in rules.deck.kind.suits() {
+    let mut g = Group::new();
+    for &suit in suits {
         for start in 0..line.len() {
-            let mut g: Vec<CardKind> = Vec::new();
+            g.clear();
             let mut used_wilds = 0;
-            let mut used: Vec<CardKind> = Vec::new();
+            // Copies used per face of this suit (the ace may come twice).
+            let mut used = [0u8; 13];
             for &rank in &line[start..] {
-                let k = CardKind::Natural(Face::new(rank, suit));
-                let have = count(k) > used.iter().filter(|&&u| u == k).count();
-                if have && !checker.is_wild(k) {
+                let f = Face::new(rank, suit);
+                let k = CardKind::Natural(f);
+                let have = count[f.index()] > used[rank.index()];
+                if have {
                     g.push(k);
-                    used.push(k);
+                    used[rank.index()] += 1;
                 } else if used_wilds < wilds.len() {
                     g.push(wilds[used_wilds]);
                     used_wilds += 1;
@@ -660,23 +715,7 @@ pub fn single_meld_declarations(
                 }
                 let naturals = g.len() - used_wilds;
                 if g.len() >= min && naturals > 0 {
-                    groups.push(g.clone());
-                }
-            }
-        }
-    }
-    let mut out: Vec<Declaration> = Vec::new();
-    let mut seen_groups = std::collections::HashSet::new();
-    for mut g in groups {
-        g.sort_unstable();
-        if !seen_groups.insert(g.clone()) {
-            continue;
-        }
-        if let Ok(ds) = checker.declarations(&g) {
-            for d in ds {
-                let keep = d.kind == MeldKind::Set || d.kind == MeldKind::Run;
-                if keep && !out.iter().any(|e| e.ordered == d.ordered) {
-                    out.push(d);
+                    emit(&g);
                 }
             }
         }
@@ -684,13 +723,35 @@ pub fn single_meld_declarations(
     out
 }
 
-/// The bounded search for opening combinations.
+/// The cards of one candidate meld, on the stack.
+type Group = SmallVec<[CardKind; 16]>;
+
+/// Slots of [`kind_slot`]: the 65 faces and the joker.
+const KIND_SLOTS: usize = FACES + 1;
+
+/// A card kind as a small index: its face's [`Face::index`], the joker last.
+fn kind_slot(k: CardKind) -> u8 {
+    match k {
+        // Face indices are below 65.
+        CardKind::Natural(f) => f.index() as u8,
+        CardKind::Joker => FACES as u8,
+    }
+}
+
+/// The bounded search for opening combinations. Cards are counted per
+/// kind ([`kind_slot`]) and the chosen melds' points kept as a running
+/// [`opening::Tally`], so a step allocates nothing unless it records a
+/// combination.
 struct OpeningSearch<'a> {
     rules: &'a Ruleset,
     /// (holds a `must` card, opening points, declaration), sorted.
     decls: &'a [(bool, u32, &'a Declaration)],
-    hand: &'a [CardKind],
-    must: &'a [CardKind],
+    /// The kinds of each declaration's cards, as slots.
+    slots: &'a [SmallVec<[u8; 8]>],
+    /// Cards of the hand per slot.
+    held: [u8; KIND_SLOTS],
+    /// The `must` cards: (slot, copies).
+    needed: SmallVec<[(u8, u8); 4]>,
     /// Value of the melds on the table (counts with `table_counts`).
     table_value: u32,
     joker_exchanged: bool,
@@ -702,7 +763,9 @@ struct OpeningSearch<'a> {
 /// Where the opening search stands.
 struct SearchState {
     chosen: Vec<usize>,
-    left: Vec<CardKind>,
+    /// Cards not yet in a chosen meld, per slot, and how many.
+    left: [u8; KIND_SLOTS],
+    left_len: usize,
     /// (points, melds) of the combinations found.
     out: Vec<(u32, Vec<Vec<MeldCard>>)>,
     steps: usize,
@@ -710,29 +773,23 @@ struct SearchState {
 
 impl OpeningSearch<'_> {
     /// Add melds `from..to` (each at most once, in order) to the chosen
-    /// ones, recording every combination that qualifies.
-    fn go(&self, from: usize, to: usize, st: &mut SearchState) {
+    /// ones (summed up in `tally`), recording every combination that
+    /// qualifies.
+    fn go(&self, from: usize, to: usize, tally: opening::Tally, st: &mut SearchState) {
         for i in from..to {
             st.steps += 1;
             if st.steps > OPENING_STEPS || st.out.len() >= MAX_OPENINGS {
                 return;
             }
-            let mut rest = st.left.clone();
-            let fits = self.decls[i].2.ordered.iter().all(|c| {
-                match rest.iter().position(|&k| k == c.card) {
-                    Some(p) => {
-                        rest.swap_remove(p);
-                        true
-                    }
-                    None => false,
-                }
-            });
-            if !fits {
+            let cards = &self.slots[i];
+            if !take_all(&mut st.left, cards) {
                 continue;
             }
+            st.left_len -= cards.len();
             st.chosen.push(i);
-            let saved = std::mem::replace(&mut st.left, rest);
-            if let Some(points) = self.qualifies(st) {
+            let (_, points, d) = self.decls[i];
+            let tally = tally.with(points, d.wilds > 0);
+            if let Some(points) = self.qualifies(st, &tally) {
                 let combo = st
                     .chosen
                     .iter()
@@ -740,35 +797,49 @@ impl OpeningSearch<'_> {
                     .collect();
                 st.out.push((points, combo));
             }
-            self.go(i + 1, self.decls.len(), st);
-            st.left = saved;
+            self.go(i + 1, self.decls.len(), tally, st);
             st.chosen.pop();
+            st.left_len += cards.len();
+            for &c in cards {
+                st.left[usize::from(c)] += 1;
+            }
         }
     }
 
     /// The points of the chosen melds if they can open: they reach the
     /// threshold (or, putting out the whole hand, are a Hand-Rommé) and
     /// hold the `must` cards.
-    fn qualifies(&self, st: &SearchState) -> Option<u32> {
-        let used = |k: &CardKind| {
-            let held = self.hand.iter().filter(|&h| h == k).count();
-            held - st.left.iter().filter(|&h| h == k).count()
-        };
-        if self
-            .must
-            .iter()
-            .any(|m| used(m) < self.must.iter().filter(|&n| n == m).count())
-        {
+    fn qualifies(&self, st: &SearchState, tally: &opening::Tally) -> Option<u32> {
+        let short = self.needed.iter().any(|&(slot, n)| {
+            let slot = usize::from(slot);
+            self.held[slot] - st.left[slot] < n
+        });
+        if short {
             return None;
         }
-        let decls: Vec<Declaration> = st.chosen.iter().map(|&j| self.decls[j].2.clone()).collect();
         let attempt = OpeningAttempt {
-            melds: &decls,
+            melds: &[],
             lay_off_value: 0,
             table_value: self.table_value,
             joker_exchanged: self.joker_exchanged,
-            whole_hand: st.left.len() <= self.keep && !self.opened_before,
+            whole_hand: st.left_len <= self.keep && !self.opened_before,
         };
-        opening::check(self.rules, &attempt).ok()
+        opening::check_tally(self.rules, tally, &attempt).ok()
     }
+}
+
+/// Take one card of each of `cards`' slots from `left`; if some slot runs
+/// out, put back what was taken and say so.
+fn take_all(left: &mut [u8; KIND_SLOTS], cards: &[u8]) -> bool {
+    for (n, &c) in cards.iter().enumerate() {
+        let slot = usize::from(c);
+        if left[slot] == 0 {
+            for &back in &cards[..n] {
+                left[usize::from(back)] += 1;
+            }
+            return false;
+        }
+        left[slot] -= 1;
+    }
+    true
 }
