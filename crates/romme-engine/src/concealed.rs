@@ -77,7 +77,7 @@ impl Game {
             melds: laid.iter().map(Meld::public).collect(),
             rest,
         });
-        self.table.extend(laid);
+        Arc::make_mut(&mut self.table).extend(laid);
         match kind {
             LayDownKind::Partial => self.next_turn(ev),
             LayDownKind::Out => self.goes_out(seat, ev),

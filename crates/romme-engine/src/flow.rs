@@ -74,7 +74,7 @@ impl Game {
             });
         }
         self.hands = vec![Vec::new(); self.seats];
-        self.table.clear();
+        self.table = Arc::default();
         self.discard.clear();
         self.opened = vec![false; self.seats];
         self.first_to_meld = None;
@@ -330,7 +330,9 @@ impl Game {
         let seat_score = GameScore { players: by_seat };
         // The sheet refuses a score only for an eliminated player or a match
         // already over; neither happens in the matches `new` accepts.
-        let recorded = self.sheet.record(&rules, seat_score.clone()).is_ok();
+        let recorded = Arc::make_mut(&mut self.sheet)
+            .record(&rules, seat_score.clone())
+            .is_ok();
         ev.push(Event::GameEnded {
             reason: if self.ending.as_ref().is_some_and(|e| e.knocked) {
                 EndReason::Knocked

@@ -143,7 +143,8 @@ pub struct Game {
     pub(crate) rules: Arc<Ruleset>,
     pub(crate) seats: usize,
     pub(crate) seed: u64,
-    pub(crate) sheet: MatchSheet,
+    /// Shared between forks until one of them records a game.
+    pub(crate) sheet: Arc<MatchSheet>,
     /// Game number, 1-based.
     pub(crate) game_no: u32,
     pub(crate) dealer: usize,
@@ -156,7 +157,9 @@ pub struct Game {
     pub(crate) pile_sizes: Vec<usize>,
     /// Top = last.
     pub(crate) discard: Vec<Card>,
-    pub(crate) table: Vec<Meld>,
+    /// Shared between forks (legality checks, seat views) until one of
+    /// them changes the table.
+    pub(crate) table: Arc<Vec<Meld>>,
     pub(crate) opened: Vec<bool>,
     pub(crate) first_to_meld: Option<usize>,
     pub(crate) turn: usize,
@@ -221,7 +224,7 @@ impl Game {
             rules: Arc::new(rules),
             seats,
             seed,
-            sheet: MatchSheet::new(seats),
+            sheet: Arc::new(MatchSheet::new(seats)),
             game_no: 0,
             dealer: seats - 1,
             players: Vec::new(),
@@ -229,7 +232,7 @@ impl Game {
             stock: Vec::new(),
             pile_sizes: Vec::new(),
             discard: Vec::new(),
-            table: Vec::new(),
+            table: Arc::default(),
             opened: vec![false; seats],
             first_to_meld: None,
             turn: 0,

@@ -422,20 +422,23 @@ impl Game {
 /// the random bot trying, on a copy of the game, the many lay-offs of cards
 /// that cannot fit.
 fn could_extend(lying: &[MeldCard], f: Face) -> bool {
-    let Some(faces) = lying
-        .iter()
-        .map(|c| c.effective())
-        .collect::<Option<Vec<Face>>>()
-    else {
+    // Every card's face (a bare wild card: anything goes).
+    let mut faces = lying.iter().map(|c| c.effective());
+    let Some(Some(first)) = faces.next() else {
         return true;
     };
-    let Some(first) = faces.first().copied() else {
-        return true;
-    };
-    if faces.iter().all(|g| g.rank == first.rank) {
+    let (mut one_rank, mut one_suit) = (true, true);
+    for g in faces {
+        let Some(g) = g else {
+            return true;
+        };
+        one_rank &= g.rank == first.rank;
+        one_suit &= g.suit == first.suit;
+    }
+    if one_rank {
         return f.rank == first.rank;
     }
-    if faces.iter().all(|g| g.suit == first.suit) {
+    if one_suit {
         return f.suit == first.suit;
     }
     true

@@ -12,6 +12,8 @@
 //! game lie face up on the discard pile and never come back (no
 //! reshuffle); the patience is a match of one game.
 
+use std::sync::Arc;
+
 use romme_core::penalty::card_points;
 use romme_core::scoring::{GameScore, PlayerScore};
 use romme_core::{Card, CardKind, MeldCard};
@@ -252,7 +254,7 @@ impl Game {
             }],
         };
         // A patience is one game: recorded once, the match ends with it.
-        let _ = self.sheet.record(&self.rules, score.clone());
+        let _ = Arc::make_mut(&mut self.sheet).record(&self.rules, score.clone());
         ev.push(Event::GameEnded {
             reason: if won {
                 EndReason::WentOut

@@ -226,7 +226,7 @@ impl Game {
         }
         // Lay-offs, on the table as it is (new melds of this action count as
         // own melds after the existing ones).
-        let mut table = self.table.clone();
+        let mut table = self.table.to_vec();
         let base = table.len();
         table.extend(new_melds);
         let mut lay_off_value = 0u32;
@@ -300,7 +300,7 @@ impl Game {
         }
         self.ts.freed.retain(|j| hand.contains(j));
         self.hands[seat] = hand;
-        self.table = table;
+        self.table = Arc::new(table);
         if opening_now {
             self.opened[seat] = true;
         }
@@ -422,7 +422,7 @@ impl Game {
             self.ts.laid_off_on_others = true;
         }
         self.hands[seat] = hand;
-        self.table[meld] = updated;
+        Arc::make_mut(&mut self.table)[meld] = updated;
         self.ts.exchanged = true;
         if rules.jokers.freed_must_be_melded {
             self.ts.freed.push(joker);

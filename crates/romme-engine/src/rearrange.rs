@@ -108,7 +108,7 @@ impl Game {
         // Every old table card must be in the new table; the rest comes from
         // the hand.
         let mut extra: Vec<CardKind> = new_table.iter().flatten().map(|c| c.card).collect();
-        for m in &self.table {
+        for m in self.table.iter() {
             for &(c, _) in &m.cards {
                 match extra.iter().position(|&k| k == c.kind()) {
                     Some(i) => {
@@ -139,7 +139,7 @@ impl Game {
         // Physical cards: the old table's cards first, then the hand's.
         let mut pool: Vec<(romme_core::Card, Option<romme_core::Face>)> =
             self.table.iter().flat_map(|m| m.cards.clone()).collect();
-        let mut old: Vec<Meld> = self.table.clone();
+        let mut old: Vec<Meld> = self.table.to_vec();
         let mut table = Vec::with_capacity(new_table.len());
         for (m, d) in new_table.iter().zip(&decls) {
             let same = old.iter().position(|o| {
@@ -183,7 +183,7 @@ impl Game {
             self.ts.laid_off_on_others = true;
         }
         self.hands[seat] = hand;
-        self.table = table;
+        self.table = Arc::new(table);
         ev.push(Event::Rearranged {
             seat,
             placed: extra,

@@ -111,7 +111,7 @@ impl Game {
             taken: self.ts.took.map(|c| c.kind()),
             game: self.game_no,
             dealer: self.dealer,
-            sheet: self.sheet.clone(),
+            sheet: (*self.sheet).clone(),
             rules: self.rules.name.clone(),
         }
     }
