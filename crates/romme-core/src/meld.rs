@@ -403,7 +403,7 @@ impl<'a> MeldChecker<'a> {
 
     /// Meld value (§3) of a meld given as faces in meld order.
     pub fn value_of(&self, kind: MeldKind, ordered_faces: &[Face]) -> u32 {
-        card_values(self.rules, kind, ordered_faces).iter().sum()
+        card_values_iter(self.rules, kind, ordered_faces).sum()
     }
 
     fn wild_violation(&self, d: &Declaration) -> Option<String> {
@@ -461,7 +461,7 @@ impl<'a> MeldChecker<'a> {
         if n < usize::from(self.rules.melds.min_len) {
             return out;
         }
-        let roles: Vec<Role> = cards.iter().map(|&c| self.role(c)).collect();
+        let roles: Scratch<Role> = cards.iter().map(|&c| self.role(c)).collect();
         self.enumerate_sets(cards, &roles, limits, &mut out);
         self.enumerate_runs(cards, &roles, limits, &mut out);
         dedup_readings(&mut out);
@@ -485,37 +485,41 @@ impl<'a> MeldChecker<'a> {
         if max.is_some_and(|m| n > m) {
             return;
         }
-        let fixed_ranks: Vec<Rank> = roles
+        let fixed_ranks: Scratch<Rank> = roles
             .iter()
             .filter_map(|r| match r {
                 Role::Fixed(f) => Some(f.rank),
                 Role::Flexible(_) => None,
             })
             .collect();
-        let ranks: Vec<Rank> = match fixed_ranks.first() {
-            Some(&r) if fixed_ranks.iter().all(|x| *x == r) => vec![r],
+        let one_rank;
+        let ranks: &[Rank] = match fixed_ranks.first() {
+            Some(&r) if fixed_ranks.iter().all(|x| *x == r) => {
+                one_rank = [r];
+                &one_rank
+            }
             Some(_) => return,
-            None => self.rules.deck.kind.ranks().to_vec(),
+            None => self.rules.deck.kind.ranks(),
         };
-        let flex: Vec<usize> = (0..n)
+        let flex: Scratch<usize> = (0..n)
             .filter(|&i| matches!(roles[i], Role::Flexible(_)))
             .collect();
-        for rank in ranks {
+        for &rank in ranks {
             // Wild cards are interchangeable: enumerate the multiset of suits
             // they stand for (non-decreasing), give every round wild of this
             // rank its own suit when the multiset has it (it then counts as a
             // natural), and the rest in input order.
-            let mut multiset = vec![0usize; flex.len()];
+            let mut multiset: Scratch<usize> = smallvec::smallvec![0usize; flex.len()];
             loop {
-                let mut left: Vec<Suit> = multiset.iter().map(|&k| suits[k]).collect();
-                let mut faces: Vec<Face> = roles
+                let mut left: Scratch<Suit> = multiset.iter().map(|&k| suits[k]).collect();
+                let mut faces: Scratch<Face> = roles
                     .iter()
                     .map(|r| match r {
                         Role::Fixed(f) => *f,
                         Role::Flexible(_) => Face::new(rank, suits[0]),
                     })
                     .collect();
-                let mut unassigned = Vec::with_capacity(flex.len());
+                let mut unassigned: Scratch<usize> = Scratch::new();
                 for &i in &flex {
                     let own = cards[i].face().filter(|f| f.rank == rank);
                     match own.and_then(|f| left.iter().position(|s| *s == f.suit)) {
@@ -529,8 +533,8 @@ impl<'a> MeldChecker<'a> {
                     faces[i] = Face::new(rank, suit);
                 }
                 let distinct_ok = sets.suits == SetSuits::Any || {
-                    let mut s: Vec<Suit> = faces.iter().map(|f| f.suit).collect();
-                    s.sort();
+                    let mut s: Scratch<Suit> = faces.iter().map(|f| f.suit).collect();
+                    s.sort_unstable();
                     s.windows(2).all(|w| w[0] != w[1])
                 };
                 if distinct_ok {
@@ -589,7 +593,7 @@ impl<'a> MeldChecker<'a> {
         out: &mut Vec<Declaration>,
     ) {
         let n = cards.len();
-        let fixed: Vec<(usize, Face)> = roles
+        let fixed: Scratch<(usize, Face)> = roles
             .iter()
             .enumerate()
             .filter_map(|(i, r)| match r {
@@ -597,12 +601,16 @@ impl<'a> MeldChecker<'a> {
                 Role::Flexible(_) => None,
             })
             .collect();
-        let suits: Vec<Suit> = match fixed.first() {
-            Some(&(_, f)) if fixed.iter().all(|(_, x)| x.suit == f.suit) => vec![f.suit],
+        let one_suit;
+        let suits: &[Suit] = match fixed.first() {
+            Some(&(_, f)) if fixed.iter().all(|(_, x)| x.suit == f.suit) => {
+                one_suit = [f.suit];
+                &one_suit
+            }
             Some(_) => return,
-            None => self.rules.deck.kind.suits().to_vec(),
+            None => self.rules.deck.kind.suits(),
         };
-        let flex: Vec<usize> = (0..n)
+        let flex: Scratch<usize> = (0..n)
             .filter(|&i| matches!(roles[i], Role::Flexible(_)))
             .collect();
         let (line, starts) = self.run_shapes(n);
@@ -612,9 +620,9 @@ impl<'a> MeldChecker<'a> {
             if !fixed.iter().all(|(_, f)| shape.contains(&f.rank)) {
                 continue;
             }
-            for &suit in &suits {
+            for &suit in suits {
                 // Place the fixed cards; each needs its own position.
-                let mut slot_of: Vec<Option<usize>> = vec![None; n]; // position -> input index
+                let mut slot_of: Scratch<Option<usize>> = smallvec::smallvec![None; n]; // position -> input index
                 let mut ok = true;
                 for &(i, f) in &fixed {
                     match (0..n).find(|&p| shape[p] == f.rank && slot_of[p].is_none()) {
@@ -631,7 +639,7 @@ impl<'a> MeldChecker<'a> {
                 // Wild cards are interchangeable: they fill the free positions
                 // in input order. The one alternative that matters is a round
                 // wild standing as itself at its own position (a natural).
-                let free: Vec<usize> = (0..n).filter(|&p| slot_of[p].is_none()).collect();
+                let free: Scratch<usize> = (0..n).filter(|&p| slot_of[p].is_none()).collect();
                 let own_spot = free.iter().find_map(|&p| {
                     let face = Face::new(shape[p], suit);
                     flex.iter()
@@ -654,8 +662,9 @@ impl<'a> MeldChecker<'a> {
                             }
                         }
                     }
-                    let mut faces = vec![Face::new(Rank::Two, suit); n];
-                    let mut order = Vec::with_capacity(n);
+                    let mut faces: Scratch<Face> =
+                        smallvec::smallvec![Face::new(Rank::Two, suit); n];
+                    let mut order: Scratch<usize> = Scratch::new();
                     for (p, s) in slots.iter().enumerate() {
                         if let Some(i) = *s {
                             faces[i] = Face::new(shape[p], suit);
@@ -702,7 +711,7 @@ impl<'a> MeldChecker<'a> {
             }
         };
         let wilds = ordered.iter().filter(|c| self.acts_wild(c)).count();
-        let ordered_faces: Vec<Face> = ordered.iter().filter_map(|c| c.effective()).collect();
+        let ordered_faces: Scratch<Face> = ordered.iter().filter_map(|c| c.effective()).collect();
         let d = Declaration {
             kind,
             value: self.value_of(kind, &ordered_faces),
@@ -719,18 +728,27 @@ impl<'a> MeldChecker<'a> {
 /// Meld value (§3) of every card of a meld given as faces in meld order. An
 /// ace is low only as the first card of a run before a 2.
 pub fn card_values(rules: &Ruleset, kind: MeldKind, ordered_faces: &[Face]) -> Vec<u32> {
-    ordered_faces
-        .iter()
-        .enumerate()
-        .map(|(i, f)| {
-            let low = kind == MeldKind::Run
-                && f.rank == Rank::Ace
-                && i == 0
-                && ordered_faces.get(1).is_some_and(|n| n.rank == Rank::Two);
-            rules.values.value(*f, low)
-        })
-        .collect()
+    card_values_iter(rules, kind, ordered_faces).collect()
 }
+
+/// [`card_values`] one card at a time, without a vector.
+fn card_values_iter<'a>(
+    rules: &'a Ruleset,
+    kind: MeldKind,
+    ordered_faces: &'a [Face],
+) -> impl Iterator<Item = u32> + 'a {
+    ordered_faces.iter().enumerate().map(move |(i, f)| {
+        let low = kind == MeldKind::Run
+            && f.rank == Rank::Ace
+            && i == 0
+            && ordered_faces.get(1).is_some_and(|n| n.rank == Rank::Two);
+        rules.values.value(*f, low)
+    })
+}
+
+/// Scratch space of one meld check, on the stack for melds of up to 16
+/// cards (its allocations were most of a check's cost).
+type Scratch<T> = smallvec::SmallVec<[T; 16]>;
 
 /// Advance a non-decreasing sequence of digits in `0..base` (a multiset);
 /// false after the last one.
