@@ -60,7 +60,7 @@ impl Game {
             unseen.extend(secret);
             public.hands[s] = shown;
         }
-        unseen.sort_unstable();
+        sort_by_id(&mut unseen);
         public.stock.clear();
         for (known, hand) in public.known.iter_mut().zip(&public.hands) {
             known.retain(|c| hand.contains(c));
@@ -162,5 +162,39 @@ impl SeatState {
         }
         g.stock = pool;
         g
+    }
+}
+
+/// Sort cards by their id (their order) with a counting pass over the 256
+/// possible ids: the unseen cards of a seat are most of the deck, and this
+/// runs once per decision.
+fn sort_by_id(cards: &mut [Card]) {
+    let mut count = [0u8; 256];
+    for c in cards.iter() {
+        let id = usize::from(c.id());
+        count[id] = count[id].saturating_add(1);
+    }
+    let mut at = 0;
+    for (id, &n) in count.iter().enumerate() {
+        for _ in 0..n {
+            // ids are below 256
+            cards[at] = Card::from_id(id as u8);
+            at += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sort_by_id_sorts_as_sort_does() {
+        let mut cards: Vec<Card> = (0..=255u8).rev().map(Card::from_id).collect();
+        cards.extend([7u8, 7, 200, 0].map(Card::from_id));
+        let mut expected = cards.clone();
+        expected.sort_unstable();
+        sort_by_id(&mut cards);
+        assert_eq!(cards, expected);
     }
 }

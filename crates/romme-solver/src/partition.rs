@@ -241,11 +241,20 @@ impl Tables {
             }
             best
         };
-        let all_wild_single: Vec<Option<(u32, Vec<Face>)>> = (0..24).map(single).collect();
+        // No hand holds more wild tokens than the deck has wild cards: its
+        // jokers and, with a wild rank, both copies of that rank per suit.
+        let most_tokens = usize::from(rules.deck.jokers)
+            + if wild_rank.is_some() {
+                2 * kind.suits().len()
+            } else {
+                0
+            };
+        let sizes = most_tokens.min(23) + 1;
+        let all_wild_single: Vec<Option<(u32, Vec<Face>)>> = (0..sizes).map(single).collect();
         // best split value of v tokens (None: v cannot be split into melds).
-        let mut all_wild_split: Vec<Option<(u32, usize)>> = vec![None; 24];
+        let mut all_wild_split: Vec<Option<(u32, usize)>> = vec![None; sizes];
         all_wild_split[0] = Some((0, 0));
-        for v in 1..24 {
+        for v in 1..sizes {
             for k in min_len..=v {
                 if let (Some((sv, _)), Some((rv, _))) = (&all_wild_single[k], all_wild_split[v - k])
                 {
