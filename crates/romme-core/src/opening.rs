@@ -134,7 +134,8 @@ pub fn check(rules: &Ruleset, a: &OpeningAttempt) -> Result<u32, OpeningError> {
 
 /// [`check`] for melds given by their [`Tally`]; `a.melds` is not read
 /// (the search that calls this passes none). A wild card where the
-/// opening must be natural is refused without naming the meld.
+/// opening must be natural is refused without naming the meld (the error
+/// says "one of the melds"): the tally does not know which.
 pub fn check_tally(
     rules: &Ruleset,
     tally: &Tally,
@@ -146,7 +147,7 @@ pub fn check_tally(
     }
     if o.naturals_only && tally.wild_melds > 0 {
         return Err(OpeningError::WildCard {
-            meld: String::new(),
+            meld: "one of the melds".into(),
         });
     }
     let mut have = tally.sum;
