@@ -248,6 +248,9 @@ impl Face {
         Face { rank, suit }
     }
 
+    /// How many values [`Face::index`] takes (5 suits × 13 ranks).
+    pub const SLOTS: usize = 65;
+
     /// Index 0..65 (suit-major), stable, for compact encodings.
     pub const fn index(self) -> usize {
         self.suit.index() * 13 + self.rank.index()

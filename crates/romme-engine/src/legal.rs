@@ -15,8 +15,8 @@ use romme_core::ruleset::{FinalDiscard, Ruleset, SetSuits};
 use romme_core::{Card, CardKind, Face, MeldCard, Rank};
 use smallvec::SmallVec;
 
-/// Number of face slots (5 suits × 13 ranks), as [`Face::index`] counts them.
-const FACES: usize = 65;
+/// Number of face slots, as [`Face::index`] counts them.
+const FACES: usize = Face::SLOTS;
 
 use crate::action::{Action, DrawSource, LayOffPart};
 use crate::game::{Game, Phase};
@@ -622,12 +622,9 @@ pub fn single_meld_declarations(
         if seen.contains(&sorted) {
             return;
         }
-        let Ok(ds) = checker.declarations(&sorted) else {
-            seen.insert(sorted);
-            return;
-        };
+        let ds = checker.declarations(&sorted);
         seen.insert(sorted);
-        for d in ds {
+        for d in ds.into_iter().flatten() {
             let keep = d.kind == MeldKind::Set || d.kind == MeldKind::Run;
             if keep && !out.iter().any(|e| e.ordered == d.ordered) {
                 out.push(d);

@@ -21,6 +21,7 @@
 //! in Five Crowns, which has no limits, so this never changes a result there.
 
 use romme_core::card::{CardKind, Face, Rank, Suit};
+use romme_core::deck::COPIES;
 use romme_core::meld::{MeldChecker, MeldError};
 use romme_core::notation::MeldCard;
 use romme_core::penalty::card_points;
@@ -34,7 +35,7 @@ mod sweep;
 use strand::StrandMasks;
 
 /// Number of face slots (5 suits × 13 ranks).
-pub(crate) const FACES: usize = 65;
+pub(crate) const FACES: usize = Face::SLOTS;
 
 /// The best partition of a hand.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -245,7 +246,7 @@ impl Tables {
         // jokers and, with a wild rank, both copies of that rank per suit.
         let most_tokens = usize::from(rules.deck.jokers)
             + if wild_rank.is_some() {
-                2 * kind.suits().len()
+                usize::from(COPIES) * kind.suits().len()
             } else {
                 0
             };
