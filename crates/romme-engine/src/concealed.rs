@@ -67,7 +67,7 @@ impl Game {
         } else {
             return Err(ActionError::LayDownRestTooHigh { have, below, knock });
         };
-        self.hands[seat] = hand;
+        self.hands[seat] = hand.into();
         if let Some(p) = discarded {
             self.put_on_discard(seat, p, ev);
         }

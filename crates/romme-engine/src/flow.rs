@@ -13,14 +13,15 @@ use romme_core::{Card, CardKind};
 
 use crate::error::NewGameError;
 use crate::event::{EndReason, Event};
-use crate::game::{Deal, Game, LastTurns, Phase, TurnState, derived_seed};
+use crate::game::{Deal, Game, Hand, LastTurns, Phase, TurnState, derived_seed};
+use smallvec::smallvec;
 
 impl Game {
     // ----- dealing and the flow of games -----
 
     pub(crate) fn deal(&mut self, ev: &mut Vec<Event>) -> Result<(), NewGameError> {
         self.game_no += 1;
-        self.known = vec![Vec::new(); self.seats];
+        self.known = smallvec![Hand::new(); self.seats];
         // Seats still in the match (eliminated seats neither deal nor play).
         let in_match = self.sheet.active();
         let next_dealer = (1..=self.seats)
@@ -38,7 +39,7 @@ impl Game {
             .filter(|&s| !(sits_out && s == self.dealer))
             .collect();
         if self.rules.deal.solo_patience {
-            self.hands = vec![Vec::new(); self.seats];
+            self.hands = smallvec![Hand::new(); self.seats];
             self.discard.clear();
             self.reshuffles = 0;
             self.ending = None;
@@ -73,10 +74,10 @@ impl Game {
                 need,
             });
         }
-        self.hands = vec![Vec::new(); self.seats];
+        self.hands = smallvec![Hand::new(); self.seats];
         self.table = Arc::default();
         self.discard.clear();
-        self.opened = vec![false; self.seats];
+        self.opened = smallvec![false; self.seats];
         self.first_to_meld = None;
         self.reshuffles = 0;
         if self.game_no == 1 {
@@ -87,7 +88,7 @@ impl Game {
         ev.push(Event::GameStarted {
             game: self.game_no,
             dealer: self.dealer,
-            players: self.players.clone(),
+            players: self.players.to_vec(),
             hand_size,
         });
         // The deck is dealt from its end (the stock's top is its last card).
@@ -101,9 +102,9 @@ impl Game {
                 count: cards.len(),
                 cards: Some(cards.iter().map(|c| c.kind()).collect()),
             });
-            self.hands[s] = cards;
+            self.hands[s] = cards.into();
         }
-        self.stock = deck;
+        self.stock = deck.into();
         if extra == 0 && self.rules.turn.discard_pile {
             if let Some(up) = self.stock.pop() {
                 self.discard.push(up);
@@ -176,7 +177,7 @@ impl Game {
         ev.push(Event::GameStarted {
             game: self.game_no,
             dealer: self.dealer,
-            players: self.players.clone(),
+            players: self.players.to_vec(),
             hand_size,
         });
         for &s in &self.players {
@@ -186,8 +187,8 @@ impl Game {
                 cards: Some(hands[s].iter().map(|c| c.kind()).collect()),
             });
         }
-        self.hands = hands;
-        self.stock = deck;
+        self.hands = hands.into_iter().map(Hand::from_vec).collect();
+        self.stock = deck.into();
         let first = self.players[0];
         let up = match up {
             Some(c) => Some(c),

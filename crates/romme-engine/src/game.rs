@@ -28,6 +28,8 @@
 
 use std::sync::Arc;
 
+use smallvec::{SmallVec, smallvec};
+
 use romme_core::meld::{MeldChecker, MeldKind};
 use romme_core::ruleset::Ruleset;
 use romme_core::scoring::sheet::MatchSheet;
@@ -137,6 +139,17 @@ pub struct LastTurns {
     pub left: Vec<usize>,
 }
 
+/// A hand's cards (and the cards known in it): on the stack up to the
+/// usual hand sizes, so that copying a game for a legality check or a
+/// seat's view does not allocate.
+pub(crate) type Hand = SmallVec<[Card; 24]>;
+
+/// The stock or the discard pile: on the stack up to two decks and jokers.
+pub(crate) type Pile = SmallVec<[Card; 128]>;
+
+/// One entry per seat: on the stack up to six seats.
+pub(crate) type Seats<T> = SmallVec<[T; 6]>;
+
 /// A whole match of one ruleset: the single source of truth.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Game {
@@ -149,18 +162,18 @@ pub struct Game {
     pub(crate) game_no: u32,
     pub(crate) dealer: usize,
     /// Seats playing this game, in turn order.
-    pub(crate) players: Vec<usize>,
-    pub(crate) hands: Vec<Vec<Card>>,
+    pub(crate) players: Seats<usize>,
+    pub(crate) hands: Seats<Hand>,
     /// Top = last. Split into piles (`stock.piles`): pile `i` is the
     /// `i`-th segment, `pile_sizes[i]` cards long, its top the segment's end.
-    pub(crate) stock: Vec<Card>,
-    pub(crate) pile_sizes: Vec<usize>,
+    pub(crate) stock: Pile,
+    pub(crate) pile_sizes: SmallVec<[usize; 4]>,
     /// Top = last.
-    pub(crate) discard: Vec<Card>,
+    pub(crate) discard: Pile,
     /// Shared between forks (legality checks, seat views) until one of
     /// them changes the table.
     pub(crate) table: Arc<Vec<Meld>>,
-    pub(crate) opened: Vec<bool>,
+    pub(crate) opened: Seats<bool>,
     pub(crate) first_to_meld: Option<usize>,
     pub(crate) turn: usize,
     pub(crate) phase: Phase,
@@ -171,7 +184,7 @@ pub struct Game {
     pub(crate) window: Option<ClaimWindow>,
     /// Cards every seat saw go into a seat's hand (taken from the discard
     /// pile, bought, knocked for); shown while they stay in that hand.
-    pub(crate) known: Vec<Vec<Card>>,
+    pub(crate) known: Seats<Hand>,
     /// The solo patience's eleven hands, when that is the game.
     pub(crate) patience: Option<Patience>,
     /// Reshuffles in this game (for their seeds).
@@ -180,6 +193,12 @@ pub struct Game {
     pub(crate) log: Vec<(usize, Action)>,
     /// The explicit first deal, if any (kept for records).
     pub(crate) fixed: Option<Deal>,
+}
+
+/// A copy of per-seat hands, each copied as one block (`SmallVec`'s
+/// `clone` copies card by card).
+fn copy_hands(hands: &[Hand]) -> Seats<Hand> {
+    hands.iter().map(|h| Hand::from_slice(h)).collect()
 }
 
 /// Seed of a game's shuffle (or of its `k`-th reshuffle) from the match seed.
@@ -227,20 +246,20 @@ impl Game {
             sheet: Arc::new(MatchSheet::new(seats)),
             game_no: 0,
             dealer: seats - 1,
-            players: Vec::new(),
-            hands: vec![Vec::new(); seats],
-            stock: Vec::new(),
-            pile_sizes: Vec::new(),
-            discard: Vec::new(),
+            players: Seats::new(),
+            hands: smallvec![Hand::new(); seats],
+            stock: Pile::new(),
+            pile_sizes: SmallVec::new(),
+            discard: Pile::new(),
             table: Arc::default(),
-            opened: vec![false; seats],
+            opened: smallvec![false; seats],
             first_to_meld: None,
             turn: 0,
             phase: Phase::Draw,
             ts: TurnState::default(),
             ending: None,
             window: None,
-            known: vec![Vec::new(); seats],
+            known: smallvec![Hand::new(); seats],
             patience: None,
             reshuffles: 0,
             history: Vec::new(),
@@ -328,7 +347,7 @@ impl Game {
 
     /// A seat's hand (secret state, for tests and the server's own use).
     pub fn hand(&self, seat: usize) -> Option<&[Card]> {
-        self.hands.get(seat).map(Vec::as_slice)
+        self.hands.get(seat).map(Hand::as_slice)
     }
 
     /// The stock, top last (secret state).
@@ -447,20 +466,20 @@ impl Game {
             sheet: self.sheet.clone(),
             game_no: self.game_no,
             dealer: self.dealer,
-            players: self.players.clone(),
-            hands: self.hands.clone(),
-            stock: self.stock.clone(),
-            pile_sizes: self.pile_sizes.clone(),
-            discard: self.discard.clone(),
+            players: Seats::from_slice(&self.players),
+            hands: copy_hands(&self.hands),
+            stock: Pile::from_slice(&self.stock),
+            pile_sizes: SmallVec::from_slice(&self.pile_sizes),
+            discard: Pile::from_slice(&self.discard),
             table: self.table.clone(),
-            opened: self.opened.clone(),
+            opened: Seats::from_slice(&self.opened),
             first_to_meld: self.first_to_meld,
             turn: self.turn,
             phase: self.phase,
             ts: self.ts.clone(),
             ending: self.ending.clone(),
             window: self.window.clone(),
-            known: self.known.clone(),
+            known: copy_hands(&self.known),
             patience: self.patience.clone(),
             reshuffles: self.reshuffles,
             history: Vec::new(),

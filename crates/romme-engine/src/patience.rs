@@ -130,7 +130,7 @@ fn round_of(hand: usize) -> u8 {
 impl Game {
     /// Deal the eleven hands; the rest is the stock.
     pub(crate) fn deal_patience(&mut self, mut deck: Vec<Card>, ev: &mut Vec<Event>) {
-        self.players = vec![0];
+        self.players = smallvec::smallvec![0];
         self.dealer = 0;
         let mut p = Patience {
             hands: Vec::with_capacity(HANDS),
@@ -148,7 +148,7 @@ impl Game {
             cards.sort_unstable();
             p.hands.push(cards);
         }
-        self.stock = deck;
+        self.stock = deck.into();
         self.split_stock();
         self.patience = Some(p);
         for i in 0..HANDS {
@@ -199,7 +199,7 @@ impl Game {
             return Err(ActionError::HandClosed(hand));
         }
         let mut cards = p.hands[hand].clone();
-        cards.append(&mut self.hands[seat]);
+        cards.extend(self.hands[seat].drain(..));
         let i = cards
             .iter()
             .position(|c| c.kind() == out)

@@ -14,7 +14,7 @@ use romme_core::{Card, CardKind, Face, MeldCard};
 use crate::action::LayOffPart;
 use crate::error::ActionError;
 use crate::event::Event;
-use crate::game::{Game, Meld, Phase};
+use crate::game::{Game, Hand, Meld, Phase};
 
 impl Game {
     // ----- melding, laying off, exchanging -----
@@ -34,7 +34,7 @@ impl Game {
     /// lowest copy.
     pub(crate) fn take_for_meld(
         &self,
-        hand: &mut Vec<Card>,
+        hand: &mut Hand,
         kinds: &[CardKind],
     ) -> Result<Vec<Card>, ActionError> {
         let pending: Vec<Card> = self
@@ -58,7 +58,7 @@ impl Game {
 
     /// Take physical cards for `kinds` out of `hand` (lowest copy first).
     pub(crate) fn take_cards(
-        hand: &mut Vec<Card>,
+        hand: &mut Hand,
         kinds: &[CardKind],
     ) -> Result<Vec<Card>, ActionError> {
         let mut out = Vec::with_capacity(kinds.len());
@@ -133,7 +133,7 @@ impl Game {
         &self,
         seat: usize,
         m: &[MeldCard],
-        hand: &mut Vec<Card>,
+        hand: &mut Hand,
     ) -> Result<(Meld, Declaration), ActionError> {
         let d = self.declare(m)?;
         let kinds: Vec<CardKind> = m.iter().map(|c| c.card).collect();
@@ -485,7 +485,7 @@ impl Game {
         seat: usize,
         discard: Option<CardKind>,
         missing: ActionError,
-    ) -> Result<(Vec<Card>, Option<Card>), ActionError> {
+    ) -> Result<(Hand, Option<Card>), ActionError> {
         match (discard, self.rules.going_out.final_discard) {
             (Some(card), _) => {
                 let (h, p) = self.checked_discard(seat, card)?;
@@ -511,7 +511,7 @@ impl Game {
         &self,
         seat: usize,
         card: CardKind,
-    ) -> Result<(Vec<Card>, Card), ActionError> {
+    ) -> Result<(Hand, Card), ActionError> {
         let rules = &self.rules;
         let mut hand = self.hands[seat].clone();
         let physical = Self::take_cards(&mut hand, &[card])?[0];

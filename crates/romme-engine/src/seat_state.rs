@@ -48,7 +48,7 @@ impl Game {
         public.seed = 0;
         public.fixed = None;
         let mut hidden = vec![0; self.seats];
-        let mut unseen: Vec<Card> = self.stock.clone();
+        let mut unseen: Vec<Card> = self.stock.to_vec();
         for (s, count) in hidden.iter_mut().enumerate() {
             if s == seat || self.laid_down(s) {
                 continue;
@@ -58,7 +58,7 @@ impl Game {
                 .partition(|c| self.known[s].contains(c));
             *count = secret.len();
             unseen.extend(secret);
-            public.hands[s] = shown;
+            public.hands[s] = shown.into();
         }
         sort_by_id(&mut unseen);
         public.stock.clear();
@@ -160,7 +160,7 @@ impl SeatState {
             g.hands[s].extend(pool.drain(at..));
             g.hands[s].sort_unstable();
         }
-        g.stock = pool;
+        g.stock = pool.into();
         g
     }
 }

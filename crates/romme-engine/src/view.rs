@@ -86,7 +86,7 @@ impl Game {
             table: self.table.iter().map(Meld::public).collect(),
             discard: self.discard.iter().map(|c| c.kind()).collect(),
             stock: self.stock.len(),
-            stock_piles: self.pile_sizes.clone(),
+            stock_piles: self.pile_sizes.to_vec(),
             seats: (0..self.seats)
                 .map(|s| SeatInfo {
                     seat: s,

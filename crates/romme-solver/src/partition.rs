@@ -1747,8 +1747,6 @@ impl<'r> PartitionSolver<'r> {
     }
 }
 
-/// A meld shape with `extra` more wild tokens: a set takes them as further
-/// cards, a run grows to the right where the line has room, else to the left.
 /// Set bits of a mask with few of them (no `popcnt` on baseline x86-64).
 fn bits(mut m: u128) -> usize {
     let mut n = 0;
@@ -1814,6 +1812,8 @@ fn shape_len(shape: &Shape) -> usize {
     }
 }
 
+/// A meld shape with `extra` more wild tokens: a set takes them as further
+/// cards, a run grows to the right where the line has room, else to the left.
 fn grow(t: &Tables, shape: Shape, extra: usize) -> Shape {
     match shape {
         Shape::Set {
