@@ -21,7 +21,6 @@ use std::sync::Arc;
 
 use romme_core::ruleset::{FinalDiscard, Limit};
 use romme_core::{CardKind, MeldCard};
-use romme_solver::partition::PartitionSolver;
 
 use crate::error::ActionError;
 use crate::event::{Event, LayDownKind};
@@ -67,7 +66,7 @@ impl Game {
         } else {
             return Err(ActionError::LayDownRestTooHigh { have, below, knock });
         };
-        self.hands[seat] = hand.into();
+        self.hands[seat] = hand;
         if let Some(p) = discarded {
             self.put_on_discard(seat, p, ev);
         }
@@ -100,10 +99,13 @@ impl Game {
         if !self.rules.concealed.enabled || self.laid_down(seat) {
             return hand;
         }
-        match PartitionSolver::new(&self.rules, self.round()).and_then(|s| s.solve(&hand)) {
-            Ok(p) => p.unmatched,
+        let solved = self
+            .solver_tables()
+            .and_then(|t| t.solver().and_then(|s| s.solve(&hand)).ok());
+        match solved {
+            Some(p) => p.unmatched,
             // The solver takes every ruleset `new` accepts.
-            Err(_) => hand,
+            None => hand,
         }
     }
 
@@ -111,7 +113,10 @@ impl Game {
     /// possible final discard, where they may be laid down.
     pub(crate) fn lay_down_candidates(&self, seat: usize) -> Vec<crate::Action> {
         let rules = &self.rules;
-        let Ok(solver) = PartitionSolver::new(rules, self.round()) else {
+        let Some(tables) = self.solver_tables() else {
+            return Vec::new();
+        };
+        let Ok(solver) = tables.solver() else {
             return Vec::new();
         };
         let hand: Vec<CardKind> = self.hands[seat].iter().map(|c| c.kind()).collect();

@@ -13,7 +13,7 @@ use romme_core::{Card, CardKind};
 
 use crate::error::NewGameError;
 use crate::event::{EndReason, Event};
-use crate::game::{Deal, Game, Hand, LastTurns, Phase, TurnState, derived_seed};
+use crate::game::{Deal, Game, Hand, LastTurns, Phase, SolverCache, TurnState, derived_seed};
 use smallvec::smallvec;
 
 impl Game {
@@ -21,6 +21,8 @@ impl Game {
 
     pub(crate) fn deal(&mut self, ev: &mut Vec<Event>) -> Result<(), NewGameError> {
         self.game_no += 1;
+        // The round (Five Crowns' wild rank) may change with the game.
+        self.solver = SolverCache::default();
         self.known = smallvec![Hand::new(); self.seats];
         // Seats still in the match (eliminated seats neither deal nor play).
         let in_match = self.sheet.active();

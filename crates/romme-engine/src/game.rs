@@ -26,7 +26,7 @@
 //!   opening; it is "with lay-offs" when the player laid off on another
 //!   seat's meld or exchanged a joker in that turn.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use smallvec::{SmallVec, smallvec};
 
@@ -34,6 +34,7 @@ use romme_core::meld::{MeldChecker, MeldKind};
 use romme_core::ruleset::Ruleset;
 use romme_core::scoring::sheet::MatchSheet;
 use romme_core::{Card, CardKind, Face, MeldCard};
+use romme_solver::SolverTables;
 use serde::{Deserialize, Serialize};
 
 use crate::action::{Action, LayOffPart};
@@ -193,6 +194,51 @@ pub struct Game {
     pub(crate) log: Vec<(usize, Action)>,
     /// The explicit first deal, if any (kept for records).
     pub(crate) fixed: Option<Deal>,
+    /// The partition solver's tables for this game's ruleset and round.
+    pub(crate) solver: SolverCache,
+}
+
+/// The partition solver's tables for the game in progress, built the first
+/// time the engine asks the solver (how to go out, a concealed hand's
+/// melds). One cell shared by the game and its forks (legality checks, seat
+/// views and the games a bot deals from them), so whichever asks first
+/// builds the tables for all. A cache, not part of the state: any two
+/// caches compare equal, and a new game starts with a cell of its own.
+#[derive(Clone, Default)]
+pub(crate) struct SolverCache(Arc<OnceLock<Option<Arc<SolverTables>>>>);
+
+impl std::fmt::Debug for SolverCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let built = self.0.get().is_some_and(Option::is_some);
+        write!(f, "SolverCache {{ built: {built} }}")
+    }
+}
+
+impl PartialEq for SolverCache {
+    fn eq(&self, _: &SolverCache) -> bool {
+        true
+    }
+}
+
+impl Game {
+    /// The tables for this game's ruleset and round: the cached ones, or
+    /// (should the cache hold another round's) new ones. `None` when the
+    /// solver refuses the ruleset.
+    pub(crate) fn solver_tables(&self) -> Option<Arc<SolverTables>> {
+        let round = self.round();
+        let build = || {
+            SolverTables::new(Arc::clone(&self.rules), round)
+                .ok()
+                .map(Arc::new)
+        };
+        let cached = self.solver.0.get_or_init(build);
+        match cached {
+            Some(t) if t.round() == round && Arc::ptr_eq(t.rules(), &self.rules) => {
+                Some(Arc::clone(t))
+            }
+            _ => build(),
+        }
+    }
 }
 
 /// A copy of per-seat hands, each copied as one block (`SmallVec`'s
@@ -265,6 +311,7 @@ impl Game {
             history: Vec::new(),
             log: Vec::new(),
             fixed,
+            solver: SolverCache::default(),
         };
         let mut events = Vec::new();
         game.deal(&mut events)?;
@@ -485,6 +532,7 @@ impl Game {
             history: Vec::new(),
             log: Vec::new(),
             fixed: self.fixed.clone(),
+            solver: self.solver.clone(),
         }
     }
 
@@ -518,5 +566,43 @@ impl Game {
             Action::Buy => self.buy(seat, ev),
             Action::Knock => self.knock(seat, ev),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use romme_core::ruleset::presets;
+
+    use super::{Game, SolverCache};
+
+    /// The solver's tables are built once per game and shared with its
+    /// forks; a new game (Five Crowns: a new round and wild rank) gets its
+    /// own, built for its round.
+    #[test]
+    fn solver_tables_are_kept_per_game() {
+        let Some(Ok(rules)) = presets::load("koenigs") else {
+            panic!("preset koenigs");
+        };
+        let mut game = Game::new(rules, 3, 7).expect("game");
+        let first = game.solver_tables().expect("tables");
+        assert_eq!(first.round(), game.round());
+        assert!(Arc::ptr_eq(&first, &game.solver_tables().expect("tables")));
+        let fork = game.fork();
+        assert!(Arc::ptr_eq(&first, &fork.solver_tables().expect("tables")));
+        assert_eq!(
+            SolverCache::default(),
+            fork.solver,
+            "the cache is not part of the state"
+        );
+        let mut ev = Vec::new();
+        game.deal(&mut ev).expect("next game");
+        let second = game.solver_tables().expect("tables");
+        assert!(!Arc::ptr_eq(&first, &second));
+        assert_eq!(second.round(), game.round());
+        assert_ne!(first.round(), second.round());
+        // The fork kept the first game's tables.
+        assert!(Arc::ptr_eq(&first, &fork.solver_tables().expect("tables")));
     }
 }

@@ -223,8 +223,12 @@ impl Game {
             return Vec::new();
         }
         let table = self.table_melds();
-        let Ok(Some(plan)) =
-            romme_solver::go_out(&self.rules, self.round(), &table, hand, self.opened[seat])
+        let Some(tables) = self.solver_tables() else {
+            return Vec::new();
+        };
+        let Ok(Some(plan)) = tables
+            .solver()
+            .and_then(|solver| romme_solver::go_out_with(&solver, &table, hand, self.opened[seat]))
         else {
             return Vec::new();
         };

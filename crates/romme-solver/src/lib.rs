@@ -18,7 +18,7 @@ mod rob;
 pub mod turn;
 
 pub use layoff::{LayOff, lay_offs};
-pub use partition::{Goal, Partition, PartitionSolver, best_partition};
+pub use partition::{Goal, Partition, PartitionSolver, SolverTables, best_partition};
 pub use rearrange::{Limits, RearrangeError, Rearrangement, rearrange};
 pub use turn::{
     GoOut, OpeningPlan, best_opening, best_opening_with, go_out, go_out_with, hand_romme,

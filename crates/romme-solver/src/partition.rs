@@ -20,6 +20,9 @@
 //! it stands (it is a token). In the shipped presets round wilds only occur
 //! in Five Crowns, which has no limits, so this never changes a result there.
 
+use std::borrow::Cow;
+use std::sync::Arc;
+
 use romme_core::card::{CardKind, Face, Rank, Suit};
 use romme_core::deck::COPIES;
 use romme_core::meld::{MeldChecker, MeldError};
@@ -1348,7 +1351,52 @@ pub struct PartitionSolver<'r> {
     rules: &'r Ruleset,
     round: Option<u8>,
     checker: MeldChecker<'r>,
+    tables: Cow<'r, Tables>,
+}
+
+/// A partition solver's tables, built once for a ruleset and round and
+/// kept with them, for a caller that cannot keep a [`PartitionSolver`]
+/// (which borrows its ruleset) but asks many times: the game engine keeps
+/// one per game and makes a solver from it for each question, instead of
+/// building the tables (tens of thousands of instructions) every time.
+#[derive(Debug, Clone)]
+pub struct SolverTables {
+    rules: Arc<Ruleset>,
+    round: Option<u8>,
     tables: Tables,
+}
+
+impl SolverTables {
+    /// The tables for `rules` and `round` (as [`PartitionSolver::new`]).
+    pub fn new(rules: Arc<Ruleset>, round: Option<u8>) -> Result<Self, SolveError> {
+        let checker = MeldChecker::new(&rules, round)?;
+        let tables = Tables::new(&rules, checker.wild_rank());
+        Ok(SolverTables {
+            rules,
+            round,
+            tables,
+        })
+    }
+
+    /// The ruleset the tables were built for.
+    pub fn rules(&self) -> &Arc<Ruleset> {
+        &self.rules
+    }
+
+    /// The round the tables were built for.
+    pub fn round(&self) -> Option<u8> {
+        self.round
+    }
+
+    /// A solver using these tables (nothing is built).
+    pub fn solver(&self) -> Result<PartitionSolver<'_>, SolveError> {
+        Ok(PartitionSolver {
+            rules: &self.rules,
+            round: self.round,
+            checker: MeldChecker::new(&self.rules, self.round)?,
+            tables: Cow::Borrowed(&self.tables),
+        })
+    }
 }
 
 impl<'r> PartitionSolver<'r> {
@@ -1360,7 +1408,7 @@ impl<'r> PartitionSolver<'r> {
             rules,
             round,
             checker,
-            tables,
+            tables: Cow::Owned(tables),
         })
     }
 
@@ -1931,6 +1979,49 @@ mod tests {
             }
         }
         assert!(checked >= 3, "only {checked} presets use the fast test");
+    }
+
+    /// A solver made from kept tables answers as one built on the spot, on
+    /// random hands of every preset (Five Crowns in several rounds), and
+    /// the tables refuse what the solver refuses.
+    #[test]
+    fn kept_tables_answer_as_new_ones() {
+        use super::{PartitionSolver, SolverTables};
+        use std::sync::Arc;
+        let mut solved = 0;
+        for name in presets::NAMES {
+            let Some(Ok(rules)) = presets::load(name) else {
+                panic!("preset {name}");
+            };
+            let rounds: Vec<Option<u8>> = if rules.melds.wilds.round_wild {
+                assert!(SolverTables::new(Arc::new(rules.clone()), None).is_err());
+                vec![Some(1), Some(5), Some(11)]
+            } else {
+                vec![None]
+            };
+            for round in rounds {
+                let kept = SolverTables::new(Arc::new(rules.clone()), round).expect("tables");
+                assert_eq!(kept.round(), round);
+                let from_kept = kept.solver().expect("solver");
+                let fresh = PartitionSolver::new(&rules, round).expect("solver");
+                for seed in 0..40 {
+                    let hand: Vec<_> = rules
+                        .deck
+                        .shuffled(seed)
+                        .into_iter()
+                        .take(13)
+                        .map(|c| c.kind())
+                        .collect();
+                    assert_eq!(
+                        from_kept.solve(&hand),
+                        fresh.solve(&hand),
+                        "{name} round {round:?} seed {seed}"
+                    );
+                    solved += 1;
+                }
+            }
+        }
+        assert!(solved >= 40 * 12, "{solved} hands");
     }
 
     #[test]
