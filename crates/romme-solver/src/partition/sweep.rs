@@ -404,7 +404,18 @@ impl<'t> Sweep<'t> {
             return 0;
         }
         let need = self.cut - cost;
-        self.lower_bound(p + 1, self.tokens - next.used, next.aces_low, need)
+        // Open runs that can no longer hold a whole original run each
+        // count as a changed meld when they end: a change the relaxation
+        // (which counts none) does not see.
+        let doomed = if self.relaxation {
+            0
+        } else {
+            next.open().iter().filter(|o| o.need() == NEVER).count() as u64
+        };
+        if doomed >= need {
+            return doomed;
+        }
+        doomed + self.lower_bound(p + 1, self.tokens - next.used, next.aces_low, need - doomed)
     }
 
     /// States the relaxation evaluated for bounds.
