@@ -187,6 +187,11 @@ struct SuitChoice {
     /// choice, not per combination of the suits' choices).
     runs: [Open; MAX_OPEN],
     runs_n: u8,
+    /// Of those runs, the ones that can no longer hold a whole original
+    /// run (each a changed meld to come; see [`Sweep::doomed`]), and the
+    /// ones that cannot once no token is left.
+    doomed: u8,
+    doomed_dry: u8,
     /// Natural copies of this position left for sets.
     pool: u8,
 }
@@ -410,12 +415,33 @@ impl<'t> Sweep<'t> {
         let doomed = if self.relaxation {
             0
         } else {
-            next.open().iter().filter(|o| o.need() == NEVER).count() as u64
+            let left = self.tokens - next.used;
+            next.open()
+                .iter()
+                .filter(|&&o| self.doomed(o, p, left))
+                .count() as u64
         };
         if doomed >= need {
             return doomed;
         }
         doomed + self.lower_bound(p + 1, self.tokens - next.used, next.aces_low, need - doomed)
+    }
+
+    /// Whether run `o`, open after position `p` with `left` tokens left,
+    /// can no longer hold a whole original run (so it is a changed meld
+    /// whenever it ends): none is left ahead of it, or, with no token left,
+    /// a position before the end of the next one has no card of its suit
+    /// at all, so the run must end before it.
+    fn doomed(&self, o: Open, p: usize, left: u8) -> bool {
+        let need = usize::from(o.need());
+        if need == usize::from(NEVER) {
+            return true;
+        }
+        if need == 0 || left > 0 {
+            return false;
+        }
+        let line = &self.t.line[usize::from(o.suit())];
+        (p + 1..=need).any(|r| line.get(r).is_none_or(|&f| self.counts[f] == 0))
     }
 
     /// States the relaxation evaluated for bounds.
@@ -653,6 +679,30 @@ impl<'t> Sweep<'t> {
             }
         }
         self.nodes += 1;
+        if std::env::var("DUMP").is_ok() {
+            let r: Vec<String> = state
+                .open()
+                .iter()
+                .map(|o| {
+                    format!(
+                        "{}:{}{}:{}{}{}",
+                        o.suit(),
+                        o.len(),
+                        if o.nat() { "n" } else { "-" },
+                        o.need(),
+                        if o.tail_tok() { "t" } else { "" },
+                        if o.to_end() { "e" } else { "" }
+                    )
+                })
+                .collect();
+            eprintln!(
+                "ST {p} u{} a{:?} lim{} {}",
+                state.used,
+                state.aces_low,
+                limit,
+                r.join(" ")
+            );
+        }
         let late = self.nodes % 1024 == 0
             && self
                 .deadline
@@ -811,6 +861,8 @@ impl<'t> Sweep<'t> {
                 changes: 0,
                 runs: [Open::default(); MAX_OPEN],
                 runs_n: 0,
+                doomed: 0,
+                doomed_dry: 0,
                 pool: 0,
             };
             self.suit_choices(p, opens, (avail, budget), &mut choice, choices);
@@ -826,7 +878,7 @@ impl<'t> Sweep<'t> {
             }
         }
         let mut picks = [0u8; 5];
-        self.combine(p, state, per_suit, (0, 0, 0, [0; 5]), &mut picks, out);
+        self.combine(p, state, per_suit, (0, 0, 0, 0, [0; 5]), &mut picks, out);
     }
 
     /// The runs of suit `s` open after position `p` under choice `c`,
@@ -850,6 +902,11 @@ impl<'t> Sweep<'t> {
         }
         c.runs[..n].sort_unstable();
         c.runs_n = n as u8;
+        if !self.relaxation {
+            let runs = &c.runs[..n];
+            c.doomed = runs.iter().filter(|&&o| self.doomed(o, p, 1)).count() as u8;
+            c.doomed_dry = runs.iter().filter(|&&o| self.doomed(o, p, 0)).count() as u8;
+        }
         true
     }
 
@@ -876,7 +933,7 @@ impl<'t> Sweep<'t> {
         p: usize,
         state: &State,
         per_suit: &[Vec<SuitChoice>],
-        (k, tok, changed, pool): (usize, u8, u64, [u8; 5]),
+        (k, tok, changed, doomed, pool): (usize, u8, u64, u64, [u8; 5]),
         picks: &mut [u8; 5],
         out: &mut Vec<Transition>,
     ) {
@@ -891,12 +948,31 @@ impl<'t> Sweep<'t> {
                 if tok > budget || changed >= self.cut {
                     continue;
                 }
+                // Runs that will be changed melds: a bound before the other
+                // suits are combined (with every token used, sets can use
+                // none either, so the runs stay without).
+                let doomed = doomed
+                    + u64::from(if tok == budget {
+                        c.doomed_dry
+                    } else {
+                        c.doomed
+                    });
+                if changed + doomed >= self.cut {
+                    continue;
+                }
                 picks[k] = i as u8;
                 let mut pool = pool;
                 if p < self.len {
                     pool[t.suits[k]] = c.pool;
                 }
-                self.combine(p, state, per_suit, (k + 1, tok, changed, pool), picks, out);
+                self.combine(
+                    p,
+                    state,
+                    per_suit,
+                    (k + 1, tok, changed, doomed, pool),
+                    picks,
+                    out,
+                );
             }
             return;
         }
@@ -911,6 +987,15 @@ impl<'t> Sweep<'t> {
         for (i, c) in per_suit[last].iter().enumerate() {
             let (tok, changes) = (tok + c.tokens, changed + c.changes);
             if tok > budget || changes >= self.cut {
+                continue;
+            }
+            let doomed = doomed
+                + u64::from(if tok == budget {
+                    c.doomed_dry
+                } else {
+                    c.doomed
+                });
+            if changes + doomed >= self.cut {
                 continue;
             }
             picks[last] = i as u8;
