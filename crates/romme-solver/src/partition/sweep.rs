@@ -679,30 +679,6 @@ impl<'t> Sweep<'t> {
             }
         }
         self.nodes += 1;
-        if std::env::var("DUMP").is_ok() {
-            let r: Vec<String> = state
-                .open()
-                .iter()
-                .map(|o| {
-                    format!(
-                        "{}:{}{}:{}{}{}",
-                        o.suit(),
-                        o.len(),
-                        if o.nat() { "n" } else { "-" },
-                        o.need(),
-                        if o.tail_tok() { "t" } else { "" },
-                        if o.to_end() { "e" } else { "" }
-                    )
-                })
-                .collect();
-            eprintln!(
-                "ST {p} u{} a{:?} lim{} {}",
-                state.used,
-                state.aces_low,
-                limit,
-                r.join(" ")
-            );
-        }
         let late = self.nodes % 1024 == 0
             && self
                 .deadline
