@@ -190,6 +190,10 @@ impl Bot for ExpertBot {
         let sample = state.determinize(&mut self.rng);
         claim(&sample, state.seat(), &sample.legal_actions(state.seat()))
     }
+    /// What it remembers (discards, cards taken) is in the seat's view.
+    fn observes(&self) -> bool {
+        false
+    }
 }
 
 /// The play (meld, lay-off, …) that leaves `seat` the best hand, if any

@@ -67,6 +67,10 @@ impl Bot for HeuristicBot {
         let sample = state.determinize(&mut self.rng);
         claim(&sample, state.seat(), &sample.legal_actions(state.seat()))
     }
+    /// What it remembers (discards, cards taken) is in the seat's view.
+    fn observes(&self) -> bool {
+        false
+    }
 }
 
 /// The result of trying an action on a copy.

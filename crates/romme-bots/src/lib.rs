@@ -56,6 +56,12 @@ pub trait Bot: Send {
     fn observe(&mut self, events: &[Event]) {
         let _ = events;
     }
+
+    /// Whether [`Bot::observe`] reads the events at all; a bot that does
+    /// not is spared filtering them for its seat after every action.
+    fn observes(&self) -> bool {
+        true
+    }
 }
 
 /// A bot level with its settings, as written on the command line:

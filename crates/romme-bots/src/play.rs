@@ -138,6 +138,9 @@ fn deliver(game: &Game, bots: &mut [Box<dyn Bot>], seen: &mut usize) {
         return;
     }
     for (seat, bot) in bots.iter_mut().enumerate() {
+        if !bot.observes() {
+            continue;
+        }
         let filtered: Vec<_> = new.iter().map(|e| e.for_viewer(Some(seat))).collect();
         bot.observe(&filtered);
     }

@@ -37,4 +37,9 @@ impl Bot for RandomBot {
         }
         state.random_legal_action(&mut self.rng)
     }
+
+    /// It remembers nothing, so it needs no events.
+    fn observes(&self) -> bool {
+        false
+    }
 }

@@ -195,3 +195,61 @@ fn the_arena_counts_every_round_of_a_multi_game_match() {
     assert!(p.game_wins.1 > p.game_wins.0, "{:?}", p.game_wins);
     assert!(p.game_share.high < 0.5, "{:?}", p.game_share);
 }
+
+/// A random player that records the events it is handed, or (not
+/// observing) fails the test if it is handed any.
+struct Watcher {
+    inner: romme_bots::RandomBot,
+    observes: bool,
+    seen: std::sync::Arc<std::sync::Mutex<Vec<romme_engine::Event>>>,
+}
+
+impl Bot for Watcher {
+    fn act(&mut self, state: &romme_engine::SeatState) -> romme_engine::Action {
+        self.inner.act(state)
+    }
+
+    fn claim(&mut self, state: &romme_engine::SeatState) -> Option<romme_engine::Action> {
+        self.inner.claim(state)
+    }
+
+    fn observe(&mut self, events: &[romme_engine::Event]) {
+        assert!(
+            self.observes,
+            "a bot that does not observe was handed events"
+        );
+        self.seen.lock().expect("lock").extend_from_slice(events);
+    }
+
+    fn observes(&self) -> bool {
+        self.observes
+    }
+}
+
+/// A bot that observes is handed every event of the match as its seat may
+/// see it; one that says it does not observe is never handed any.
+#[test]
+fn events_reach_the_bots_that_observe() {
+    let rules = presets::load("klassisch").expect("preset").expect("loads");
+    let mut game = Game::new(rules, 3, 9).expect("new game");
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let mut bots: Vec<Box<dyn Bot>> = (0..3u64)
+        .map(|s| {
+            Box::new(Watcher {
+                inner: romme_bots::RandomBot::new(100 + s),
+                observes: s == 1,
+                seen: std::sync::Arc::clone(&seen),
+            }) as Box<dyn Bot>
+        })
+        .collect();
+    let r = play_match(&mut game, &mut bots, 20_000).expect("plays");
+    assert!(r.actions > 0);
+    let want: Vec<_> = game
+        .events()
+        .iter()
+        .map(|e| e.for_viewer(Some(1)))
+        .collect();
+    let got = seen.lock().expect("lock").clone();
+    assert!(!want.is_empty());
+    assert_eq!(got, want);
+}
