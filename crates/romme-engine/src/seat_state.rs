@@ -21,7 +21,7 @@ use romme_core::Card;
 use romme_core::ruleset::Ruleset;
 
 use crate::action::Action;
-use crate::game::Game;
+use crate::game::{Game, Hand};
 use crate::view::View;
 
 /// A seat's information, as a game with the hidden cards taken out (see the
@@ -48,22 +48,32 @@ impl Game {
         public.seed = 0;
         public.fixed = None;
         let mut hidden = vec![0; self.seats];
-        let mut unseen: Vec<Card> = self.stock.to_vec();
+        let held: usize = self.hands.iter().map(|h| h.len()).sum();
+        let mut unseen: Vec<Card> = Vec::with_capacity(self.stock.len() + held);
+        unseen.extend_from_slice(&self.stock);
         for (s, count) in hidden.iter_mut().enumerate() {
             if s == seat || self.laid_down(s) {
                 continue;
             }
-            let (shown, secret): (Vec<Card>, Vec<Card>) = self.hands[s]
-                .iter()
-                .partition(|c| self.known[s].contains(c));
-            *count = secret.len();
-            unseen.extend(secret);
-            public.hands[s] = shown.into();
+            // The cards every seat saw go in stay shown; the rest are unseen.
+            let known = &self.known[s];
+            let mut shown = Hand::new();
+            for &c in &self.hands[s] {
+                if known.contains(&c) {
+                    shown.push(c);
+                } else {
+                    unseen.push(c);
+                    *count += 1;
+                }
+            }
+            public.hands[s] = shown;
         }
         sort_by_id(&mut unseen);
         public.stock.clear();
         for (known, hand) in public.known.iter_mut().zip(&public.hands) {
-            known.retain(|c| hand.contains(c));
+            if !known.is_empty() {
+                known.retain(|c| hand.contains(c));
+            }
         }
         SeatState {
             seat,
