@@ -21,7 +21,7 @@ use romme_core::Card;
 use romme_core::ruleset::Ruleset;
 
 use crate::action::Action;
-use crate::game::{Game, Hand};
+use crate::game::{Game, Hand, Pile};
 use crate::view::View;
 
 /// A seat's information, as a game with the hidden cards taken out (see the
@@ -132,7 +132,7 @@ impl SeatState {
     /// on the hidden cards: the unseen cards dealt in their sorted order,
     /// without a shuffle (the random bot asks this once per action).
     fn any_sample(&self) -> Game {
-        self.deal(self.unseen.clone(), 0)
+        self.deal(&self.unseen, 0)
     }
 
     /// Every card the seat has not seen (in other hands or the stock),
@@ -157,20 +157,22 @@ impl SeatState {
     pub fn determinize<R: Rng + ?Sized>(&self, rng: &mut R) -> Game {
         let mut pool = self.unseen.clone();
         pool.shuffle(rng);
-        self.deal(pool, rng.random())
+        self.deal(&pool, rng.random())
     }
 
     /// The game with `pool` dealt into the hidden places (from its end) and
     /// the rest as the stock, and `seed` for later shuffles.
-    fn deal(&self, mut pool: Vec<Card>, seed: u64) -> Game {
+    fn deal(&self, pool: &[Card], seed: u64) -> Game {
         let mut g = self.public.fork();
         g.seed = seed;
+        let mut end = pool.len();
         for (s, &n) in self.hidden.iter().enumerate() {
-            let at = pool.len() - n;
-            g.hands[s].extend(pool.drain(at..));
+            let at = end - n;
+            g.hands[s].extend_from_slice(&pool[at..end]);
             g.hands[s].sort_unstable();
+            end = at;
         }
-        g.stock = pool.into();
+        g.stock = Pile::from_slice(&pool[..end]);
         g
     }
 }
