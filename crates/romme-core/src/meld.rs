@@ -550,21 +550,21 @@ impl<'a> MeldChecker<'a> {
     /// Every rank sequence of length `n` a run may have under the ruleset,
     /// as windows `line[start..start + n]` of one line of ranks: the line
     /// and the starts, in a fixed order.
-    fn run_shapes(&self, n: usize) -> (Vec<Rank>, Vec<usize>) {
+    fn run_shapes(&self, n: usize) -> (Line<Rank>, Line<usize>) {
         let runs = &self.rules.melds.runs;
         let ranks = self.rules.deck.kind.ranks();
         if n > ranks.len() {
-            return (Vec::new(), Vec::new());
+            return (Line::new(), Line::new());
         }
         if runs.wrap_around {
             // A cycle over all ranks (ace between king and two): the ranks
             // twice, windows starting in the first copy.
             let cyc = ranks.len();
-            let line: Vec<Rank> = ranks.iter().chain(ranks).copied().collect();
+            let line: Line<Rank> = ranks.iter().chain(ranks).copied().collect();
             return (line, (0..cyc).collect());
         }
         // A line of positions: optional low ace, the ranks below ace, optional high ace.
-        let mut line: Vec<Rank> = Vec::new();
+        let mut line: Line<Rank> = Line::new();
         let has_ace = ranks.contains(&Rank::Ace);
         if has_ace && runs.ace_low {
             line.push(Rank::Ace);
@@ -574,7 +574,7 @@ impl<'a> MeldChecker<'a> {
             line.push(Rank::Ace);
         }
         if line.len() < n {
-            return (line, Vec::new());
+            return (line, Line::new());
         }
         // A..A (both aces) is never a run.
         let starts = (0..=line.len() - n)
@@ -749,6 +749,10 @@ fn card_values_iter<'a>(
 /// Scratch space of one meld check, on the stack for melds of up to 16
 /// cards (its allocations were most of a check's cost).
 type Scratch<T> = smallvec::SmallVec<[T; 16]>;
+
+/// A line of run positions (the ranks twice round the corner) and its
+/// starts: on the stack up to two lines of 13 ranks.
+type Line<T> = smallvec::SmallVec<[T; 32]>;
 
 /// Advance a non-decreasing sequence of digits in `0..base` (a multiset);
 /// false after the last one.
