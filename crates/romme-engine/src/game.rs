@@ -244,7 +244,11 @@ impl Game {
 /// A copy of per-seat hands, each copied as one block (`SmallVec`'s
 /// `clone` copies card by card).
 fn copy_hands(hands: &[Hand]) -> Seats<Hand> {
-    hands.iter().map(|h| Hand::from_slice(h)).collect()
+    let mut out = Seats::with_capacity(hands.len());
+    for h in hands {
+        out.push(Hand::from_slice(h));
+    }
+    out
 }
 
 /// Seed of a game's shuffle (or of its `k`-th reshuffle) from the match seed.

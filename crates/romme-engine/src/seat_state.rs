@@ -177,20 +177,31 @@ impl SeatState {
     }
 }
 
-/// Sort cards by their id (their order) with a counting pass over the 256
-/// possible ids: the unseen cards of a seat are most of the deck, and this
-/// runs once per decision.
+/// Sort cards by their id (their order) through a set of the 256 possible
+/// ids: the unseen cards of a seat are most of the deck, and this runs
+/// once per decision.
 fn sort_by_id(cards: &mut [Card]) {
-    let mut count = [0u8; 256];
+    // A game's card ids are distinct: mark them in a 256-bit set and read
+    // it back in order.
+    let mut bits = [0u64; 4];
     for c in cards.iter() {
-        let id = usize::from(c.id());
-        count[id] = count[id].saturating_add(1);
+        let id = c.id();
+        let (word, bit) = (usize::from(id >> 6), id & 63);
+        if bits[word] >> bit & 1 == 1 {
+            // A repeated id (not in a game): the general sort.
+            cards.sort_unstable();
+            return;
+        }
+        bits[word] |= 1 << bit;
     }
     let mut at = 0;
-    for (id, &n) in count.iter().enumerate() {
-        for _ in 0..n {
-            // ids are below 256
-            cards[at] = Card::from_id(id as u8);
+    for (word, &set) in (0u8..).zip(&bits) {
+        let mut left = set;
+        while left != 0 {
+            // Below 64, so the id is below 256.
+            let bit = left.trailing_zeros() as u8;
+            left &= left - 1;
+            cards[at] = Card::from_id(word * 64 + bit);
             at += 1;
         }
     }
@@ -202,6 +213,17 @@ mod tests {
 
     #[test]
     fn sort_by_id_sorts_as_sort_does() {
+        // Distinct ids (as in a game), in a scrambled order.
+        let mut cards: Vec<Card> = (0..=255u8)
+            .map(|i| Card::from_id(i.wrapping_mul(77).wrapping_add(13)))
+            .take(200)
+            .collect();
+        let mut expected = cards.clone();
+        expected.sort_unstable();
+        assert_ne!(cards, expected);
+        sort_by_id(&mut cards);
+        assert_eq!(cards, expected);
+        // Repeated ids take the general way.
         let mut cards: Vec<Card> = (0..=255u8).rev().map(Card::from_id).collect();
         cards.extend([7u8, 7, 200, 0].map(Card::from_id));
         let mut expected = cards.clone();
