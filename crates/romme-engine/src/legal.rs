@@ -454,7 +454,7 @@ fn could_extend(lying: &[MeldCard], f: Face) -> bool {
 fn unique(actions: Vec<Action>) -> Vec<Action> {
     use std::hash::BuildHasher as _;
     let hasher = rustc_hash::FxBuildHasher;
-    let mut seen = rustc_hash::FxHashSet::default();
+    let mut seen = rustc_hash::FxHashSet::with_capacity_and_hasher(actions.len(), hasher);
     let mut out: Vec<Action> = Vec::with_capacity(actions.len());
     for a in actions {
         if seen.insert(hasher.hash_one(&a)) || !out.contains(&a) {
