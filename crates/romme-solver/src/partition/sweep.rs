@@ -49,6 +49,9 @@ const BOUNDS_AFTER_NATURAL: u64 = 500;
 const RECENT_SETS_BITS: u32 = 8;
 /// `need` of a run that can never hold a whole original run.
 const NEVER: u8 = 15;
+/// Tokens left up to which a suit's choice counts its doomed runs one by
+/// one (more are rare: beyond, only runs with no original ahead count).
+const DOOMED_LEFT: usize = 4;
 /// Most runs open at one time that the state encoding holds. Between two
 /// positions a suit has at most its copies of the face plus the tokens
 /// open, so with two decks and up to seven tokens (2 × 4 + 7) every state
@@ -188,10 +191,9 @@ struct SuitChoice {
     runs: [Open; MAX_OPEN],
     runs_n: u8,
     /// Of those runs, the ones that can no longer hold a whole original
-    /// run (each a changed meld to come; see [`Sweep::doomed`]), and the
-    /// ones that cannot once no token is left.
-    doomed: u8,
-    doomed_dry: u8,
+    /// run (each a changed meld to come; see [`Sweep::gaps`]) with at most
+    /// 0, 1, 2, 3 tokens left, and with any number left.
+    doomed: [u8; DOOMED_LEFT + 1],
     /// Natural copies of this position left for sets.
     pool: u8,
 }
@@ -418,7 +420,7 @@ impl<'t> Sweep<'t> {
             let left = self.tokens - next.used;
             next.open()
                 .iter()
-                .filter(|&&o| self.doomed(o, p, left))
+                .filter(|&&o| self.gaps(o, p) > left)
                 .count() as u64
         };
         if doomed >= need {
@@ -427,21 +429,24 @@ impl<'t> Sweep<'t> {
         doomed + self.lower_bound(p + 1, self.tokens - next.used, next.aces_low, need - doomed)
     }
 
-    /// Whether run `o`, open after position `p` with `left` tokens left,
-    /// can no longer hold a whole original run (so it is a changed meld
-    /// whenever it ends): none is left ahead of it, or, with no token left,
-    /// a position before the end of the next one has no card of its suit
-    /// at all, so the run must end before it.
-    fn doomed(&self, o: Open, p: usize, left: u8) -> bool {
+    /// How many tokens run `o`, open after position `p`, needs at least to
+    /// still hold a whole original run: the positions up to the end of the
+    /// next original it could hold with no card of its suit at all (a token
+    /// there keeps that original ahead; a later one ends later still);
+    /// `u8::MAX` when no original is left ahead of it, 0 when it holds one.
+    /// With more than the tokens left, it is a changed meld whenever it
+    /// ends.
+    fn gaps(&self, o: Open, p: usize) -> u8 {
         let need = usize::from(o.need());
         if need == usize::from(NEVER) {
-            return true;
-        }
-        if need == 0 || left > 0 {
-            return false;
+            return u8::MAX;
         }
         let line = &self.t.line[usize::from(o.suit())];
-        (p + 1..=need).any(|r| line.get(r).is_none_or(|&f| self.counts[f] == 0))
+        let gaps = (p + 1..=need)
+            .filter(|&r| line.get(r).is_none_or(|&f| self.counts[f] == 0))
+            .count();
+        // At most 15 positions.
+        gaps as u8
     }
 
     /// States the relaxation evaluated for bounds.
@@ -837,8 +842,7 @@ impl<'t> Sweep<'t> {
                 changes: 0,
                 runs: [Open::default(); MAX_OPEN],
                 runs_n: 0,
-                doomed: 0,
-                doomed_dry: 0,
+                doomed: [0; DOOMED_LEFT + 1],
                 pool: 0,
             };
             self.suit_choices(p, opens, (avail, budget), &mut choice, choices);
@@ -880,8 +884,19 @@ impl<'t> Sweep<'t> {
         c.runs_n = n as u8;
         if !self.relaxation {
             let runs = &c.runs[..n];
-            c.doomed = runs.iter().filter(|&&o| self.doomed(o, p, 1)).count() as u8;
-            c.doomed_dry = runs.iter().filter(|&&o| self.doomed(o, p, 0)).count() as u8;
+            c.doomed = [0; DOOMED_LEFT + 1];
+            for &o in runs {
+                let gaps = usize::from(self.gaps(o, p));
+                for (left, d) in c.doomed.iter_mut().enumerate() {
+                    // The last entry: any number of tokens left.
+                    let beyond = if left == DOOMED_LEFT {
+                        gaps == usize::from(u8::MAX)
+                    } else {
+                        gaps > left
+                    };
+                    *d += u8::from(beyond);
+                }
+            }
         }
         true
     }
@@ -925,14 +940,10 @@ impl<'t> Sweep<'t> {
                     continue;
                 }
                 // Runs that will be changed melds: a bound before the other
-                // suits are combined (with every token used, sets can use
-                // none either, so the runs stay without).
-                let doomed = doomed
-                    + u64::from(if tok == budget {
-                        c.doomed_dry
-                    } else {
-                        c.doomed
-                    });
+                // suits are combined (the other suits and the sets can only
+                // use up tokens, never add any).
+                let doomed =
+                    doomed + u64::from(c.doomed[usize::from(budget - tok).min(DOOMED_LEFT)]);
                 if changed + doomed >= self.cut {
                     continue;
                 }
@@ -965,12 +976,7 @@ impl<'t> Sweep<'t> {
             if tok > budget || changes >= self.cut {
                 continue;
             }
-            let doomed = doomed
-                + u64::from(if tok == budget {
-                    c.doomed_dry
-                } else {
-                    c.doomed
-                });
+            let doomed = doomed + u64::from(c.doomed[usize::from(budget - tok).min(DOOMED_LEFT)]);
             if changes + doomed >= self.cut {
                 continue;
             }
