@@ -10,11 +10,11 @@ use romme_core::scoring::{
     GameResult, GameScore, HandRommeKind, PlayerResult, PlayerScore, score_game,
 };
 use romme_core::{Card, CardKind};
+use smallvec::smallvec;
 
 use crate::error::NewGameError;
 use crate::event::{EndReason, Event};
 use crate::game::{Deal, Game, Hand, LastTurns, Phase, SolverCache, TurnState, derived_seed};
-use smallvec::smallvec;
 
 impl Game {
     // ----- dealing and the flow of games -----
