@@ -4,7 +4,9 @@
 //! A [`MeldChecker`] is built for a ruleset and (for Five Crowns) a round.
 //! [`MeldChecker::declarations`] enumerates every valid way a multiset of
 //! cards forms one meld; [`MeldChecker::check`] validates a meld as declared
-//! by a player (`*=8h` …) and fills in a declaration when only one fits.
+//! by a player (`*=8h` …) and fills in a declaration when only one fits;
+//! a meld whose every wild card is declared (a table meld as laid) is read
+//! with its cards at those faces, without trying the wild cards elsewhere.
 //!
 //! Readings:
 //! * A round wild (Five Crowns) that stands for its own face is a natural
