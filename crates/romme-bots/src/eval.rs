@@ -2,12 +2,15 @@
 //! share of the points of every card still held (cards melded are safe,
 //! cards held count against the holder when someone goes out).
 
+use std::borrow::Cow;
 use std::cell::RefCell;
+use std::sync::Arc;
 
 use romme_core::penalty::{card_points, hand_points};
 use romme_core::ruleset::Ruleset;
 use romme_core::{Card, CardKind};
-use romme_engine::Game;
+use romme_engine::{Game, SeatState};
+use romme_solver::SolverTables;
 use romme_solver::partition::{Partition, PartitionSolver};
 use rustc_hash::FxHashMap;
 
@@ -25,25 +28,57 @@ const MEMO_LIMIT: usize = 1 << 16;
 pub(crate) struct Eval<'r> {
     rules: &'r Ruleset,
     round: Option<u8>,
-    solver: Option<PartitionSolver<'r>>,
+    solver: Option<Solver<'r>>,
     /// Deadwood and cards melded per sorted hand.
     memo: RefCell<FxHashMap<Vec<CardKind>, (u32, usize)>>,
 }
 
+/// Where an evaluator's partition solver comes from.
+enum Solver<'r> {
+    /// Built for it.
+    Own(Box<PartitionSolver<'r>>),
+    /// The game's tables, built once per game and shared by its copies.
+    Game(Arc<SolverTables>),
+}
+
 impl<'r> Eval<'r> {
-    /// An evaluator for the game's ruleset and round.
+    /// An evaluator for a ruleset and round (it builds its solver's tables).
     pub(crate) fn new(rules: &'r Ruleset, round: Option<u8>) -> Eval<'r> {
         Eval {
             rules,
             round,
-            solver: PartitionSolver::new(rules, round).ok(),
+            solver: PartitionSolver::new(rules, round)
+                .ok()
+                .map(|s| Solver::Own(Box::new(s))),
+            memo: RefCell::new(FxHashMap::default()),
+        }
+    }
+
+    /// An evaluator for a game's ruleset and round, using the solver tables
+    /// the game keeps (a bot builds one per decision and per sample: building
+    /// the tables each time was a fifth of the heuristic bot's time).
+    pub(crate) fn for_game(g: &'r Game) -> Eval<'r> {
+        Eval {
+            rules: g.rules(),
+            round: g.round(),
+            solver: g.solver_tables().map(Solver::Game),
+            memo: RefCell::new(FxHashMap::default()),
+        }
+    }
+
+    /// [`Eval::for_game`] for a seat's view.
+    pub(crate) fn for_seat(state: &'r SeatState) -> Eval<'r> {
+        Eval {
+            rules: state.rules(),
+            round: state.round(),
+            solver: state.solver_tables().map(Solver::Game),
             memo: RefCell::new(FxHashMap::default()),
         }
     }
 
     /// Deadwood and cards melded in the best partition.
     pub(crate) fn deadwood(&self, hand: &[CardKind]) -> (u32, usize) {
-        let Some(solver) = &self.solver else {
+        let Some(solver) = self.solver() else {
             return (hand_points(self.rules, hand, self.round), 0);
         };
         let mut key = hand.to_vec();
@@ -64,13 +99,16 @@ impl<'r> Eval<'r> {
 
     /// The partition solver (none where the ruleset has none), for the
     /// solver's questions that take one built beforehand.
-    pub(crate) fn solver(&self) -> Option<&PartitionSolver<'r>> {
-        self.solver.as_ref()
+    pub(crate) fn solver(&self) -> Option<Cow<'_, PartitionSolver<'_>>> {
+        match self.solver.as_ref()? {
+            Solver::Own(s) => Some(Cow::Borrowed(s)),
+            Solver::Game(t) => t.solver().ok().map(Cow::Owned),
+        }
     }
 
     /// The best partition of the hand (melds declared).
     pub(crate) fn partition(&self, hand: &[CardKind]) -> Option<Partition> {
-        self.solver.as_ref()?.solve(hand).ok()
+        self.solver()?.solve(hand).ok()
     }
 
     /// The ruleset.

@@ -76,7 +76,7 @@ impl ExpertBot {
         let sample = state.determinize(&mut self.rng);
         let choice = decide(&sample, seat, legal);
         let mut out = vec![choice.clone()];
-        let eval = Eval::new(sample.rules(), sample.round());
+        let eval = Eval::for_game(&sample);
         let hand = kinds(sample.hand(seat).unwrap_or(&[]));
         match &choice {
             Action::Draw { .. } => {
@@ -154,7 +154,7 @@ impl Bot for ExpertBot {
         // The longest round so far: a round that would end past the budget
         // is not started.
         let mut longest = Duration::ZERO;
-        let eval = Eval::new(state.rules(), state.round());
+        let eval = Eval::for_seat(state);
         loop {
             match self.budget {
                 Budget::Time(d) if rounds > 0 && start.elapsed() + longest >= d => break,
@@ -383,7 +383,7 @@ mod tests {
         let plays: Vec<&Action> = candidates.iter().filter(|a| is_play(a)).collect();
         assert_eq!(plays.len(), 1, "{candidates:?}");
         // It is the play that leaves the best hand of all legal plays.
-        let eval = Eval::new(g.rules(), g.round());
+        let eval = Eval::for_game(&g);
         let left = |a: &Action| {
             let t = try_action(&g, 1, a).expect("legal");
             eval.hand(&kinds(t.game.hand(1).unwrap_or(&[])))
@@ -450,7 +450,7 @@ mod tests {
             .into_iter()
             .filter(|a| !is_play(a))
             .collect();
-        let eval = Eval::new(g.rules(), g.round());
+        let eval = Eval::for_game(&g);
         assert!(best_play_now(&g, 1, &legal, &eval).is_none());
     }
 }

@@ -135,8 +135,7 @@ pub(crate) fn decide(g: &Game, seat: usize, legal: &[Action]) -> Action {
     if legal.len() == 1 {
         return first.clone();
     }
-    let rules = g.rules();
-    let eval = Eval::new(rules, g.round());
+    let eval = Eval::for_game(g);
     let hand = kinds(g.hand(seat).unwrap_or(&[]));
     // The solo patience: the placement that leaves the hands best.
     let view = g.view(Some(seat));
@@ -411,7 +410,7 @@ fn related(a: CardKind, b: CardKind) -> bool {
 pub(crate) fn claim(g: &Game, seat: usize, legal: &[Action]) -> Option<Action> {
     let a = legal.first()?;
     let card = g.view(Some(seat)).discard.last().copied()?;
-    let eval = Eval::new(g.rules(), g.round());
+    let eval = Eval::for_game(g);
     let hand = kinds(g.hand(seat).unwrap_or(&[]));
     let (now, melded) = eval.deadwood(&hand);
     let mut with = hand.clone();

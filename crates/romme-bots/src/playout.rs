@@ -177,7 +177,7 @@ fn play(g: &Game, seat: usize, eval: &Eval, hand: &[CardKind]) -> Option<Action>
         // No solver only where the ruleset and round have none (go_out
         // would fail the same way).
         eval.solver()
-            .and_then(|solver| go_out_with(solver, &table, hand, opened).ok().flatten())
+            .and_then(|solver| go_out_with(&solver, &table, hand, opened).ok().flatten())
     } else {
         None
     };
@@ -247,7 +247,7 @@ fn play(g: &Game, seat: usize, eval: &Eval, hand: &[CardKind]) -> Option<Action>
             let seen: &[Vec<romme_core::MeldCard>] = if own_only { &[] } else { &table };
             let found = eval
                 .solver()
-                .and_then(|solver| best_opening_with(solver, seen, hand).ok().flatten());
+                .and_then(|solver| best_opening_with(&solver, seen, hand).ok().flatten());
             if let Some(plan) = found {
                 if better(&plan.left, 0.0) {
                     if let Some(a) = g.plan_action(&plan.melds, &plan.lay_offs) {
@@ -417,7 +417,7 @@ mod tests {
     fn a_single_game_match_is_judged_by_who_wins_it() {
         for seed in 1..=3 {
             let g = played("klassisch", 3, seed, None);
-            let eval = Eval::new(g.rules(), g.round());
+            let eval = Eval::for_game(&g);
             let pts = points(&g);
             for seat in 0..3 {
                 let best = (0..3)
@@ -442,7 +442,7 @@ mod tests {
         // Unfinished: the hands, squashed below a win.
         let g = played("klassisch", 3, 4, Some(12));
         assert!(g.sheet().games().is_empty());
-        let eval = Eval::new(g.rules(), g.round());
+        let eval = Eval::for_game(&g);
         for seat in 0..3 {
             let v = judge(&g, seat, 0, &eval);
             assert!(v.abs() < 1.0, "seat {seat}: {v}");
@@ -460,7 +460,7 @@ mod tests {
                 (pts[1] - pts[0]).abs() > 1.0
             })
             .expect("a round with a margin");
-        let eval = Eval::new(g.rules(), g.round());
+        let eval = Eval::for_game(&g);
         let pts = points(&g);
         assert_eq!(judge(&g, 0, 0, &eval), pts[1] - pts[0]);
         assert_eq!(judge(&g, 1, 0, &eval), pts[0] - pts[1]);

@@ -221,10 +221,11 @@ impl PartialEq for SolverCache {
 }
 
 impl Game {
-    /// The tables for this game's ruleset and round: the cached ones, or
-    /// (should the cache hold another round's) new ones. `None` when the
-    /// solver refuses the ruleset.
-    pub(crate) fn solver_tables(&self) -> Option<Arc<SolverTables>> {
+    /// The partition solver's tables for this game's ruleset and round,
+    /// built the first time they are asked for and shared by the game's
+    /// copies and seat views (bots make their solvers from them). `None`
+    /// when the solver refuses the ruleset.
+    pub fn solver_tables(&self) -> Option<Arc<SolverTables>> {
         let round = self.round();
         let build = || {
             SolverTables::new(Arc::clone(&self.rules), round)

@@ -146,6 +146,12 @@ impl SeatState {
         self.hidden.get(seat).copied().unwrap_or(0)
     }
 
+    /// The partition solver's tables for the game's ruleset and round (see
+    /// [`Game::solver_tables`]).
+    pub fn solver_tables(&self) -> Option<std::sync::Arc<romme_solver::SolverTables>> {
+        self.public.solver_tables()
+    }
+
     /// The seat's own hand.
     pub fn hand(&self) -> &[Card] {
         self.public.hand(self.seat).unwrap_or(&[])
