@@ -44,34 +44,30 @@ enum Solver<'r> {
 impl<'r> Eval<'r> {
     /// An evaluator for a ruleset and round (it builds its solver's tables).
     pub(crate) fn new(rules: &'r Ruleset, round: Option<u8>) -> Eval<'r> {
-        Eval {
-            rules,
-            round,
-            solver: PartitionSolver::new(rules, round)
-                .ok()
-                .map(|s| Solver::Own(Box::new(s))),
-            memo: RefCell::new(FxHashMap::default()),
-        }
+        let solver = PartitionSolver::new(rules, round)
+            .ok()
+            .map(|s| Solver::Own(Box::new(s)));
+        Eval::with(rules, round, solver)
     }
 
     /// An evaluator for a game's ruleset and round, using the solver tables
     /// the game keeps (a bot builds one per decision and per sample: building
     /// the tables each time was a fifth of the heuristic bot's time).
     pub(crate) fn for_game(g: &'r Game) -> Eval<'r> {
-        Eval {
-            rules: g.rules(),
-            round: g.round(),
-            solver: g.solver_tables().map(Solver::Game),
-            memo: RefCell::new(FxHashMap::default()),
-        }
+        Eval::with(g.rules(), g.round(), g.solver_tables().map(Solver::Game))
     }
 
     /// [`Eval::for_game`] for a seat's view.
     pub(crate) fn for_seat(state: &'r SeatState) -> Eval<'r> {
+        let solver = state.solver_tables().map(Solver::Game);
+        Eval::with(state.rules(), state.round(), solver)
+    }
+
+    fn with(rules: &'r Ruleset, round: Option<u8>, solver: Option<Solver<'r>>) -> Eval<'r> {
         Eval {
-            rules: state.rules(),
-            round: state.round(),
-            solver: state.solver_tables().map(Solver::Game),
+            rules,
+            round,
+            solver,
             memo: RefCell::new(FxHashMap::default()),
         }
     }
