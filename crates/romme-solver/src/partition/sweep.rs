@@ -17,7 +17,11 @@
 //! run that could be open is open, long enough and free to end), worked
 //! out by a second sweep per (position, tokens left, low aces) as needed.
 //! It catches what the line's end forces — two hand cards wanting the last
-//! joker near the kings — before the states below are all explored.
+//! joker near the kings — before the states below are all explored. To it
+//! are added the open runs that can no longer hold a whole original run
+//! (none lies ahead, or more positions without a card come before its end
+//! than tokens are left): each is a changed meld when it ends, which the
+//! relaxation does not count.
 //!
 //! It covers what `offen` and its house rules need: lines with the ace low,
 //! high or both, sets of distinct or mixed suits, and wild cards without
