@@ -47,11 +47,13 @@ impl Suit {
     pub const FRENCH: [Suit; 4] = [Suit::Clubs, Suit::Diamonds, Suit::Hearts, Suit::Spades];
 
     /// Index 0..5, stable (used for compact encodings).
+    #[inline]
     pub const fn index(self) -> usize {
         self as usize
     }
 
     /// The suit with the given [`Suit::index`].
+    #[inline]
     pub const fn from_index(i: usize) -> Option<Suit> {
         match i {
             0 => Some(Suit::Clubs),
@@ -153,11 +155,13 @@ impl Rank {
     ];
 
     /// The numeric rank, 2..=14 (ace = 14).
+    #[inline]
     pub const fn number(self) -> u8 {
         self as u8
     }
 
     /// The rank with [`Rank::number`] `n` (2..=14).
+    #[inline]
     pub const fn from_number(n: u8) -> Option<Rank> {
         if n >= 2 && n <= 14 {
             Some(Rank::ALL[(n - 2) as usize])
@@ -167,6 +171,7 @@ impl Rank {
     }
 
     /// Index 0..13 (two = 0, ace = 12).
+    #[inline]
     pub const fn index(self) -> usize {
         self as usize - 2
     }
@@ -244,6 +249,7 @@ pub struct Face {
 
 impl Face {
     /// A face from rank and suit.
+    #[inline]
     pub const fn new(rank: Rank, suit: Suit) -> Face {
         Face { rank, suit }
     }
@@ -252,11 +258,13 @@ impl Face {
     pub const SLOTS: usize = 65;
 
     /// Index 0..65 (suit-major), stable, for compact encodings.
+    #[inline]
     pub const fn index(self) -> usize {
         self.suit.index() * 13 + self.rank.index()
     }
 
     /// The face with the given [`Face::index`].
+    #[inline]
     pub const fn from_index(i: usize) -> Option<Face> {
         match (
             Suit::from_index(i / 13),
@@ -293,6 +301,7 @@ pub enum CardKind {
 
 impl CardKind {
     /// The face of a natural card, `None` for a joker.
+    #[inline]
     pub const fn face(self) -> Option<Face> {
         match self {
             CardKind::Natural(f) => Some(f),
@@ -301,6 +310,7 @@ impl CardKind {
     }
 
     /// Whether this is a joker.
+    #[inline]
     pub const fn is_joker(self) -> bool {
         matches!(self, CardKind::Joker)
     }
@@ -342,6 +352,7 @@ impl Card {
     pub const MAX_JOKER: u8 = u8::MAX - NATURAL_SLOTS;
 
     /// Copy `copy` (0 or 1) of a natural face; `None` for another copy number.
+    #[inline]
     pub const fn natural(face: Face, copy: u8) -> Option<Card> {
         if copy > 1 {
             return None;
@@ -350,6 +361,7 @@ impl Card {
     }
 
     /// Joker number `n` (0-based).
+    #[inline]
     pub const fn joker(n: u8) -> Option<Card> {
         if n > Self::MAX_JOKER {
             return None;
@@ -358,16 +370,19 @@ impl Card {
     }
 
     /// The raw byte (stable encoding; natural cards first, then jokers).
+    #[inline]
     pub const fn id(self) -> u8 {
         self.0
     }
 
     /// The card with the given [`Card::id`].
+    #[inline]
     pub const fn from_id(id: u8) -> Card {
         Card(id)
     }
 
     /// What is printed on the card.
+    #[inline]
     pub const fn kind(self) -> CardKind {
         if self.0 >= NATURAL_SLOTS {
             CardKind::Joker
@@ -381,16 +396,19 @@ impl Card {
     }
 
     /// The face of a natural card, `None` for a joker.
+    #[inline]
     pub const fn face(self) -> Option<Face> {
         self.kind().face()
     }
 
     /// Whether this is a joker.
+    #[inline]
     pub const fn is_joker(self) -> bool {
         self.0 >= NATURAL_SLOTS
     }
 
     /// Copy number of a natural card (0 or 1), joker number of a joker.
+    #[inline]
     pub const fn copy(self) -> u8 {
         if self.is_joker() {
             self.0 - NATURAL_SLOTS
