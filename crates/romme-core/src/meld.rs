@@ -253,15 +253,8 @@ impl<'a> MeldChecker<'a> {
     /// table meld as laid: the only readings a fully declared meld agrees
     /// with, found without trying each wild card at every face).
     fn enumerate_declared(&self, cards: &[CardKind], faces: &[Face]) -> Vec<Declaration> {
-        let mut out = Vec::new();
-        if cards.len() < usize::from(self.rules.melds.min_len) {
-            return out;
-        }
         let roles: Scratch<Role> = faces.iter().map(|&f| Role::Fixed(f)).collect();
-        self.enumerate_sets(cards, &roles, true, &mut out);
-        self.enumerate_runs(cards, &roles, true, &mut out);
-        dedup_readings(&mut out);
-        out
+        self.enumerate_roles(cards, &roles, true)
     }
 
     /// The reading `d` with its faces given to the player's own cards:
@@ -489,14 +482,24 @@ impl<'a> MeldChecker<'a> {
     }
 
     fn enumerate(&self, cards: &[CardKind], limits: bool) -> Vec<Declaration> {
+        let roles: Scratch<Role> = cards.iter().map(|&c| self.role(c)).collect();
+        self.enumerate_roles(cards, &roles, limits)
+    }
+
+    /// Every reading of `cards`, each playing its role (fixed at a face, or
+    /// wild): the sets, then the runs.
+    fn enumerate_roles(
+        &self,
+        cards: &[CardKind],
+        roles: &[Role],
+        limits: bool,
+    ) -> Vec<Declaration> {
         let mut out = Vec::new();
-        let n = cards.len();
-        if n < usize::from(self.rules.melds.min_len) {
+        if cards.len() < usize::from(self.rules.melds.min_len) {
             return out;
         }
-        let roles: Scratch<Role> = cards.iter().map(|&c| self.role(c)).collect();
-        self.enumerate_sets(cards, &roles, limits, &mut out);
-        self.enumerate_runs(cards, &roles, limits, &mut out);
+        self.enumerate_sets(cards, roles, limits, &mut out);
+        self.enumerate_runs(cards, roles, limits, &mut out);
         dedup_readings(&mut out);
         out
     }

@@ -15,11 +15,11 @@ use romme_core::ruleset::{FinalDiscard, Ruleset, SetSuits};
 use romme_core::{Card, CardKind, Face, MeldCard, Rank};
 use smallvec::SmallVec;
 
-/// Number of face slots, as [`Face::index`] counts them.
-const FACES: usize = Face::SLOTS;
-
 use crate::action::{Action, DrawSource, LayOffPart};
 use crate::game::{Game, Phase};
+
+/// Number of face slots, as [`Face::index`] counts them.
+const FACES: usize = Face::SLOTS;
 
 /// Most opening combinations listed.
 pub const MAX_OPENINGS: usize = 64;

@@ -15,10 +15,13 @@
 //! (`sample.seat_state(seat) == state`, up to the seed), so a search over
 //! samples is a search over what the seat considers possible.
 
+use std::sync::Arc;
+
 use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
 use romme_core::Card;
 use romme_core::ruleset::Ruleset;
+use romme_solver::SolverTables;
 
 use crate::action::Action;
 use crate::game::{Game, Hand, Pile};
@@ -148,7 +151,7 @@ impl SeatState {
 
     /// The partition solver's tables for the game's ruleset and round (see
     /// [`Game::solver_tables`]).
-    pub fn solver_tables(&self) -> Option<std::sync::Arc<romme_solver::SolverTables>> {
+    pub fn solver_tables(&self) -> Option<Arc<SolverTables>> {
         self.public.solver_tables()
     }
 
