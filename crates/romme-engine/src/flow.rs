@@ -15,6 +15,7 @@ use smallvec::smallvec;
 use crate::error::NewGameError;
 use crate::event::{EndReason, Event};
 use crate::game::{Deal, Game, Hand, LastTurns, Phase, SolverCache, TurnState, derived_seed};
+use crate::meld_cache::MeldCache;
 
 impl Game {
     // ----- dealing and the flow of games -----
@@ -23,6 +24,7 @@ impl Game {
         self.game_no += 1;
         // The round (Five Crowns' wild rank) may change with the game.
         self.solver = SolverCache::default();
+        self.melds = MeldCache::default();
         self.known = smallvec![Hand::new(); self.seats];
         // Seats still in the match (eliminated seats neither deal nor play).
         let in_match = self.sheet.active();

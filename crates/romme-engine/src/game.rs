@@ -35,6 +35,8 @@ use romme_core::ruleset::Ruleset;
 use romme_core::scoring::sheet::MatchSheet;
 use romme_core::{Card, CardKind, Face, MeldCard};
 use romme_solver::SolverTables;
+
+use crate::meld_cache::MeldCache;
 use serde::{Deserialize, Serialize};
 
 use crate::action::{Action, LayOffPart};
@@ -196,6 +198,9 @@ pub struct Game {
     pub(crate) fixed: Option<Deal>,
     /// The partition solver's tables for this game's ruleset and round.
     pub(crate) solver: SolverCache,
+    /// The readings of candidate meld groups for this game's ruleset and
+    /// round (see [`MeldCache`]).
+    pub(crate) melds: MeldCache,
 }
 
 /// The partition solver's tables for the game in progress, built the first
@@ -317,6 +322,7 @@ impl Game {
             log: Vec::new(),
             fixed,
             solver: SolverCache::default(),
+            melds: MeldCache::default(),
         };
         let mut events = Vec::new();
         game.deal(&mut events)?;
@@ -538,6 +544,7 @@ impl Game {
             log: Vec::new(),
             fixed: self.fixed.clone(),
             solver: self.solver.clone(),
+            melds: self.melds.clone(),
         }
     }
 
@@ -609,5 +616,36 @@ mod tests {
         assert_ne!(first.round(), second.round());
         // The fork kept the first game's tables.
         assert!(Arc::ptr_eq(&first, &fork.solver_tables().expect("tables")));
+    }
+
+    /// The readings of meld groups are kept per game like the solver's
+    /// tables: one cache for the game, its forks and seat views, filled by
+    /// listing legal actions, and a new one with the next deal.
+    #[test]
+    fn meld_readings_are_kept_per_game() {
+        let Some(Ok(rules)) = presets::load("klassisch") else {
+            panic!("preset klassisch");
+        };
+        let mut game = Game::new(rules, 3, 7).expect("game");
+        let fork = game.fork();
+        assert!(fork.melds.shares(&game.melds));
+        // Draw, then list the plays: the hand's groups are read.
+        let draw = crate::Action::Draw {
+            from: crate::DrawSource::Stock,
+        };
+        game.apply(game.turn, draw).expect("draw");
+        assert_eq!(game.melds.len(), 0);
+        let listed = game.legal_actions(game.turn);
+        assert!(listed.len() > 1);
+        assert!(game.melds.len() > 0, "listing reads the hand's groups");
+        assert_eq!(fork.melds.len(), game.melds.len(), "shared with the fork");
+        // A seat's view lists on a copy of the game: the same cache.
+        let before = game.melds.len();
+        assert_eq!(game.seat_state(game.turn).legal_actions(), listed);
+        assert_eq!(game.melds.len(), before, "the view found every group read");
+        let mut ev = Vec::new();
+        game.deal(&mut ev).expect("next game");
+        assert!(!game.melds.shares(&fork.melds));
+        assert_eq!(game.melds.len(), 0);
     }
 }

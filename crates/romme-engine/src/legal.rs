@@ -8,6 +8,8 @@
 //! representative list, not every possible combination: `apply` accepts any
 //! legal action, listed or not (for example several lay-offs at once).
 
+use std::sync::Arc;
+
 use rand::{Rng, RngExt};
 use romme_core::meld::{Declaration, MeldChecker, MeldKind};
 use romme_core::opening::{self, OpeningAttempt};
@@ -17,6 +19,7 @@ use smallvec::SmallVec;
 
 use crate::action::{Action, DrawSource, LayOffPart};
 use crate::game::{Game, Phase};
+use crate::meld_cache::{Group, MeldCache};
 
 /// Number of face slots, as [`Face::index`] counts them.
 const FACES: usize = Face::SLOTS;
@@ -306,7 +309,7 @@ impl Game {
             out.extend(self.lay_down_candidates(seat));
             return (out, false);
         }
-        let melds = single_meld_declarations(&checker, &self.rules, &hand);
+        let melds = single_melds(&checker, &self.rules, &hand, Some(&self.melds));
         if self.opened[seat] {
             for d in &melds {
                 // Plays the engine refuses for the cards they use (one that
@@ -601,6 +604,32 @@ pub fn single_meld_declarations(
     rules: &Ruleset,
     hand: &[CardKind],
 ) -> Vec<Declaration> {
+    single_melds(checker, rules, hand, None)
+}
+
+/// The sets and runs among the readings of a sorted group, in the
+/// checker's order, each meld order once (the first reading of it kept).
+/// Two different groups never share a meld order (it holds the group's
+/// cards), so the readings of a listing need no further deduplication.
+fn readings(checker: &MeldChecker, sorted: &[CardKind]) -> Arc<[Declaration]> {
+    let mut out: Vec<Declaration> = Vec::new();
+    for d in checker.declarations(sorted).into_iter().flatten() {
+        let keep = d.kind == MeldKind::Set || d.kind == MeldKind::Run;
+        if keep && !out.iter().any(|e| e.ordered == d.ordered) {
+            out.push(d);
+        }
+    }
+    out.into()
+}
+
+/// [`single_meld_declarations`], with each group's readings taken from
+/// `cache` where it has them (the game's: see [`MeldCache`]).
+pub(crate) fn single_melds(
+    checker: &MeldChecker,
+    rules: &Ruleset,
+    hand: &[CardKind],
+    cache: Option<&MeldCache>,
+) -> Vec<Declaration> {
     // Copies per face in the hand.
     let mut count = [0u8; FACES];
     let mut wilds: Group = Group::new();
@@ -626,14 +655,12 @@ pub fn single_meld_declarations(
         if seen.contains(&sorted) {
             return;
         }
-        let ds = checker.declarations(&sorted);
+        let ds = match cache {
+            Some(c) => c.readings(&sorted, || readings(checker, &sorted)),
+            None => readings(checker, &sorted),
+        };
         seen.insert(sorted);
-        for d in ds.into_iter().flatten() {
-            let keep = d.kind == MeldKind::Set || d.kind == MeldKind::Run;
-            if keep && !out.iter().any(|e| e.ordered == d.ordered) {
-                out.push(d);
-            }
-        }
+        out.extend(ds.iter().cloned());
     };
     let suits = rules.deck.kind.suits();
     // Sets: per rank (in rank order), every choice of copies per suit,
@@ -726,9 +753,6 @@ pub fn single_meld_declarations(
     }
     out
 }
-
-/// The cards of one candidate meld, on the stack.
-type Group = SmallVec<[CardKind; 16]>;
 
 /// Slots of [`kind_slot`]: the 65 faces and the joker.
 const KIND_SLOTS: usize = FACES + 1;
@@ -846,4 +870,58 @@ fn take_all(left: &mut [u8; KIND_SLOTS], cards: &[u8]) -> bool {
         left[slot] -= 1;
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand::seq::SliceRandom;
+    use rand_chacha::ChaCha8Rng;
+    use romme_core::ruleset::presets;
+
+    /// The game's cache of group readings changes nothing: with one cache
+    /// kept over many hands (so that most groups are read from it), the
+    /// single melds equal those worked out without it, in the same order,
+    /// on every preset and Five Crowns round (a new cache per round, as a
+    /// deal makes).
+    #[test]
+    fn cached_readings_list_the_same_single_melds() {
+        let (mut hands, mut hits) = (0usize, 0usize);
+        for name in presets::NAMES {
+            let Some(Ok(rules)) = presets::load(name) else {
+                continue;
+            };
+            let rounds: Vec<Option<u8>> = if rules.melds.wilds.round_wild {
+                (1..=11).map(Some).collect()
+            } else {
+                vec![None]
+            };
+            let deck: Vec<CardKind> = rules.deck.cards().iter().map(|c| c.kind()).collect();
+            for round in rounds {
+                let Ok(checker) = MeldChecker::new(&rules, round) else {
+                    continue;
+                };
+                let cache = MeldCache::default();
+                let mut rng = ChaCha8Rng::seed_from_u64(3);
+                let mut cards = deck.clone();
+                cards.shuffle(&mut rng);
+                let size = round.map_or(14, |r| usize::from(r) + 3).min(14);
+                let mut hand: Vec<CardKind> = cards[..size].to_vec();
+                for step in 0..30 {
+                    let before = cache.len();
+                    let cached = single_melds(&checker, &rules, &hand, Some(&cache));
+                    let fresh = single_meld_declarations(&checker, &rules, &hand);
+                    assert_eq!(cached, fresh, "{name} round {round:?}: {hand:?}");
+                    hands += 1;
+                    hits += usize::from(step > 0 && cache.len() == before);
+                    // A turn: one card out, another in.
+                    let out = step % hand.len();
+                    hand[out] = cards[size + step];
+                }
+            }
+        }
+        assert!(hands > 300, "only {hands} hands");
+        assert!(hits > 0, "the cache was never used");
+    }
 }

@@ -27,6 +27,7 @@ pub mod event;
 mod flow;
 pub mod game;
 pub mod legal;
+mod meld_cache;
 pub mod patience;
 mod play;
 mod rearrange;

@@ -1,0 +1,115 @@
+//! The readings of candidate meld groups, remembered for the game in
+//! progress.
+//!
+//! Listing a seat's legal actions checks every group of hand cards that
+//! could be a single meld (see [`crate::legal::single_meld_declarations`]),
+//! and a group with wild cards is read in every way the checker allows:
+//! the costliest part of listing. A hand changes by a card or two per
+//! turn, so most groups come back turn after turn. The cache keeps each
+//! group's readings (sets and runs, in the checker's order) keyed by the
+//! group's sorted cards, for one ruleset and round.
+//!
+//! Like the solver's tables it is shared by a game and its copies (forks
+//! for legality checks, seat views and the games a bot deals from them) and
+//! starts empty with every deal (Five Crowns changes its wild rank). It is a
+//! cache, not state: two caches always compare equal, and the answers are
+//! the same with or without it (a test compares them).
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use romme_core::CardKind;
+use romme_core::meld::Declaration;
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+/// The cards of one candidate meld, sorted, on the stack.
+pub(crate) type Group = SmallVec<[CardKind; 16]>;
+
+/// Groups remembered before the cache starts again: more than a game
+/// meets in practice (a few hundred to a few thousand), so memory stays
+/// bounded whatever a caller does.
+const MAX_GROUPS: usize = 16_384;
+
+/// The readings of each group met so far (see the module docs).
+#[derive(Clone, Default)]
+pub(crate) struct MeldCache(Arc<Mutex<FxHashMap<Group, Arc<[Declaration]>>>>);
+
+impl MeldCache {
+    /// The readings of the sorted group `key`, worked out by `read` the
+    /// first time. Without the lock (a thread panicked holding it) the
+    /// readings are worked out anew each time.
+    pub(crate) fn readings(
+        &self,
+        key: &Group,
+        read: impl FnOnce() -> Arc<[Declaration]>,
+    ) -> Arc<[Declaration]> {
+        let mut map = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(r) = map.get(key) {
+            return Arc::clone(r);
+        }
+        if map.len() >= MAX_GROUPS {
+            map.clear();
+        }
+        let r = read();
+        map.insert(key.clone(), Arc::clone(&r));
+        r
+    }
+
+    /// Number of groups remembered.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.0.lock().map_or(0, |m| m.len())
+    }
+
+    /// Whether two handles share one cache.
+    #[cfg(test)]
+    pub(crate) fn shares(&self, other: &MeldCache) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::fmt::Debug for MeldCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let groups = self.0.lock().map_or(0, |m| m.len());
+        write!(f, "MeldCache {{ groups: {groups} }}")
+    }
+}
+
+impl PartialEq for MeldCache {
+    fn eq(&self, _: &MeldCache) -> bool {
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use romme_core::Face;
+
+    fn group(n: u8) -> Group {
+        (0..n)
+            .filter_map(|i| Face::from_index(usize::from(i)))
+            .map(CardKind::Natural)
+            .collect()
+    }
+
+    #[test]
+    fn readings_are_worked_out_once_per_group() {
+        let cache = MeldCache::default();
+        let mut calls = 0;
+        for _ in 0..3 {
+            cache.readings(&group(3), || {
+                calls += 1;
+                Arc::from(Vec::new())
+            });
+        }
+        cache.readings(&group(4), || {
+            calls += 1;
+            Arc::from(Vec::new())
+        });
+        assert_eq!(calls, 2);
+        assert_eq!(cache.len(), 2);
+        assert!(cache.shares(&cache.clone()));
+        assert!(!cache.shares(&MeldCache::default()));
+    }
+}
