@@ -58,14 +58,13 @@ impl Game {
     /// search is bounded ([`OPENING_STEPS`], [`MAX_OPENINGS`]); melds are
     /// tried in order of falling value, and melds with a `must` card first,
     /// so the combinations a player most wants are found first.
-    fn opening_combos(
+    fn opening_combos<'d>(
         &self,
-        melds: &[Declaration],
+        melds: impl Iterator<Item = &'d Declaration>,
         hand: &[CardKind],
         must: &[CardKind],
     ) -> Vec<Vec<Vec<MeldCard>>> {
         let mut decls: Vec<(bool, u32, &Declaration)> = melds
-            .iter()
             .map(|d| {
                 let holds = d.ordered.iter().any(|c| must.contains(&c.card));
                 (holds, opening::meld_points(&self.rules, d), d)
@@ -309,9 +308,10 @@ impl Game {
             out.extend(self.lay_down_candidates(seat));
             return (out, false);
         }
-        let melds = single_melds(&checker, &self.rules, &hand, Some(&self.melds));
+        let groups = single_melds(&checker, &self.rules, &hand, Some(&self.melds));
+        let melds = groups.iter().flat_map(|g| g.iter());
         if self.opened[seat] {
-            for d in &melds {
+            for d in melds {
                 // Plays the engine refuses for the cards they use (one that
                 // must be melded is missing) are not listed.
                 let used = d.ordered.iter().map(|c| c.card);
@@ -331,7 +331,7 @@ impl Game {
                 .map(|c| c.kind())
                 .chain(self.ts.freed.iter().map(|c| c.kind()))
                 .collect();
-            for combo in self.opening_combos(&melds, &hand, &must) {
+            for combo in self.opening_combos(melds, &hand, &must) {
                 out.push(Action::Meld {
                     melds: combo,
                     lay_offs: Vec::new(),
@@ -605,6 +605,9 @@ pub fn single_meld_declarations(
     hand: &[CardKind],
 ) -> Vec<Declaration> {
     single_melds(checker, rules, hand, None)
+        .iter()
+        .flat_map(|g| g.iter().cloned())
+        .collect()
 }
 
 /// The sets and runs among the readings of a sorted group, in the
@@ -622,14 +625,16 @@ fn readings(checker: &MeldChecker, sorted: &[CardKind]) -> Arc<[Declaration]> {
     out.into()
 }
 
-/// [`single_meld_declarations`], with each group's readings taken from
-/// `cache` where it has them (the game's: see [`MeldCache`]).
+/// [`single_meld_declarations`] as the readings of each group in turn
+/// (shared, not copied: the listing clones only the melds it lists), each
+/// group's taken from `cache` where it has them (the game's: see
+/// [`MeldCache`]).
 pub(crate) fn single_melds(
     checker: &MeldChecker,
     rules: &Ruleset,
     hand: &[CardKind],
     cache: Option<&MeldCache>,
-) -> Vec<Declaration> {
+) -> Vec<Arc<[Declaration]>> {
     // Copies per face in the hand.
     let mut count = [0u8; FACES];
     let mut wilds: Group = Group::new();
@@ -647,7 +652,7 @@ pub(crate) fn single_melds(
         (SetSuits::Distinct, None) => rules.deck.kind.suits().len(),
         (SetSuits::Any, None) => 2 * rules.deck.kind.suits().len(),
     };
-    let mut out: Vec<Declaration> = Vec::new();
+    let mut out: Vec<Arc<[Declaration]>> = Vec::new();
     let mut seen: rustc_hash::FxHashSet<Group> = rustc_hash::FxHashSet::default();
     let mut emit = |g: &[CardKind]| {
         let mut sorted: Group = g.iter().copied().collect();
@@ -660,7 +665,9 @@ pub(crate) fn single_melds(
             None => readings(checker, &sorted),
         };
         seen.insert(sorted);
-        out.extend(ds.iter().cloned());
+        if !ds.is_empty() {
+            out.push(ds);
+        }
     };
     let suits = rules.deck.kind.suits();
     // Sets: per rank (in rank order), every choice of copies per suit,
@@ -910,7 +917,11 @@ mod tests {
                 let mut hand: Vec<CardKind> = cards[..size].to_vec();
                 for step in 0..30 {
                     let before = cache.len();
-                    let cached = single_melds(&checker, &rules, &hand, Some(&cache));
+                    let cached: Vec<Declaration> =
+                        single_melds(&checker, &rules, &hand, Some(&cache))
+                            .iter()
+                            .flat_map(|g| g.iter().cloned())
+                            .collect();
                     let fresh = single_meld_declarations(&checker, &rules, &hand);
                     assert_eq!(cached, fresh, "{name} round {round:?}: {hand:?}");
                     hands += 1;
