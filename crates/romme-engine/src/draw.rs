@@ -5,6 +5,7 @@
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
+use romme_core::Card;
 use romme_core::ruleset::{DiscardTake, StockExhausted};
 
 use crate::action::DrawSource;
@@ -49,21 +50,8 @@ impl Game {
                     return Ok(());
                 }
             }
-            DrawSource::Discard if !self.rules.turn.discard_pile || self.patience.is_some() => {
-                return Err(ActionError::NoDiscardPile);
-            }
-            DrawSource::Discard if self.ending.as_ref().is_some_and(|e| e.knocked) => {
-                return Err(ActionError::LastDrawFromStock);
-            }
             DrawSource::Discard => {
-                let Some(&card) = self.discard.last() else {
-                    return Err(ActionError::DiscardPileEmpty);
-                };
-                if self.rules.turn.discard_take != DiscardTake::Free
-                    && !crate::legal::can_meld_at_once(self, seat, card)
-                {
-                    return Err(ActionError::DiscardNotMeldable { card: card.kind() });
-                }
+                let card = self.discard_draw_checks(seat)?;
                 self.discard.pop();
                 self.hands[seat].push(card);
                 self.hands[seat].sort_unstable();
@@ -82,6 +70,46 @@ impl Game {
         self.phase = Phase::Play;
         self.settle_claims(from, ev);
         Ok(())
+    }
+
+    /// The checks of taking the top discard (after the phase's), in the
+    /// order `draw` makes them: the card it takes, or why it may not.
+    /// Changes nothing.
+    fn discard_draw_checks(&self, seat: usize) -> Result<Card, ActionError> {
+        if !self.rules.turn.discard_pile || self.patience.is_some() {
+            return Err(ActionError::NoDiscardPile);
+        }
+        if self.ending.as_ref().is_some_and(|e| e.knocked) {
+            return Err(ActionError::LastDrawFromStock);
+        }
+        let Some(&card) = self.discard.last() else {
+            return Err(ActionError::DiscardPileEmpty);
+        };
+        if self.rules.turn.discard_take != DiscardTake::Free
+            && !crate::legal::can_meld_at_once(self, seat, card)
+        {
+            return Err(ActionError::DiscardNotMeldable { card: card.kind() });
+        }
+        Ok(card)
+    }
+
+    /// Whether drawing from `from` would be accepted, when that can be
+    /// told without trying it: `None` when the stock is empty (the draw
+    /// would reshuffle or end the game first).
+    pub(crate) fn draw_checks(
+        &self,
+        seat: usize,
+        from: DrawSource,
+    ) -> Option<Result<(), ActionError>> {
+        if self.phase != Phase::Draw {
+            return Some(Err(ActionError::AlreadyDrawn));
+        }
+        match from {
+            DrawSource::Stock | DrawSource::Pile(_) if self.stock.is_empty() => None,
+            DrawSource::Stock => Some(self.stock_pile(None).map(|_| ())),
+            DrawSource::Pile(p) => Some(self.stock_pile(Some(p)).map(|_| ())),
+            DrawSource::Discard => Some(self.discard_draw_checks(seat).map(|_| ())),
+        }
     }
 
     /// Shuffle the discard pile without its top card into a new stock.

@@ -466,9 +466,16 @@ impl Game {
     /// game is exactly as before.
     pub fn apply(&mut self, seat: usize, action: Action) -> Result<Vec<Event>, ActionError> {
         self.precheck(seat, &action)?;
+        let mut events = Vec::new();
+        if self.checked_before_change(&action) {
+            // `act` refuses it before it changes anything: no copy needed.
+            self.act(seat, &action, &mut events)?;
+            self.log.push((seat, action));
+            self.history.extend(events.iter().cloned());
+            return Ok(events);
+        }
         // Work on a copy (without the long history), keep it only on success.
         let mut next = self.fork();
-        let mut events = Vec::new();
         next.act(seat, &action, &mut events)?;
         next.history = std::mem::take(&mut self.history);
         next.log = std::mem::take(&mut self.log);
@@ -483,8 +490,32 @@ impl Game {
         if self.precheck(seat, action).is_err() {
             return false;
         }
+        // The commonest actions are checked in place.
+        if self.patience.is_none() {
+            let checked = match action {
+                Action::Discard { card } => Some(self.discard_checks(seat, *card).map(|_| ())),
+                Action::Draw { from } => self.draw_checks(seat, *from),
+                _ => None,
+            };
+            if let Some(r) = checked {
+                return r.is_ok();
+            }
+        }
         let mut next = self.fork();
         next.act(seat, action, &mut Vec::new()).is_ok()
+    }
+
+    /// Whether `act` makes every check of `action` before it changes the
+    /// game, so that a refused action leaves the game as it was: a discard,
+    /// and a draw while the stock has cards (from an empty stock the draw
+    /// reshuffles the discard pile first).
+    fn checked_before_change(&self, action: &Action) -> bool {
+        self.patience.is_none()
+            && match action {
+                Action::Discard { .. } => true,
+                Action::Draw { .. } => !self.stock.is_empty(),
+                _ => false,
+            }
     }
 
     /// The checks before an action is tried: the match runs, the seat
@@ -616,6 +647,91 @@ mod tests {
         assert_ne!(first.round(), second.round());
         // The fork kept the first game's tables.
         assert!(Arc::ptr_eq(&first, &fork.solver_tables().expect("tables")));
+    }
+
+    /// Discards and draws are checked and applied without a copy of the
+    /// game: the answers and the games after them are exactly those of
+    /// trying each on a copy. Random matches of every preset; at each turn
+    /// every listed action, a discard of every card kind and a draw from
+    /// every source (most of them refused, for every reason there is).
+    #[test]
+    fn actions_checked_in_place_match_trying_them_on_a_copy() {
+        use crate::{Action, DrawSource};
+        use rand::SeedableRng;
+        use rand::seq::IndexedRandom;
+
+        let (mut compared, mut refused) = (0usize, 0usize);
+        for name in presets::NAMES {
+            let Some(Ok(rules)) = presets::load(name) else {
+                continue;
+            };
+            let kinds: Vec<romme_core::CardKind> = {
+                let mut k: Vec<_> = rules.deck.cards().iter().map(|c| c.kind()).collect();
+                k.sort_unstable();
+                k.dedup();
+                k
+            };
+            let seats = usize::from(rules.players.min).max(2);
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+            for seed in 0..3 {
+                let Ok(mut game) = Game::new(rules.clone(), seats, seed) else {
+                    continue;
+                };
+                for _ in 0..400 {
+                    let Some(seat) = game.turn() else {
+                        break;
+                    };
+                    let mut tries = game.legal_actions(seat);
+                    tries.extend(kinds.iter().map(|&card| Action::Discard { card }));
+                    for from in [
+                        DrawSource::Stock,
+                        DrawSource::Discard,
+                        DrawSource::Pile(0),
+                        DrawSource::Pile(1),
+                        DrawSource::Pile(7),
+                    ] {
+                        tries.push(Action::Draw { from });
+                    }
+                    for a in &tries {
+                        let by_copy = game.precheck(seat, a).is_ok()
+                            && game.fork().act(seat, a, &mut Vec::new()).is_ok();
+                        assert_eq!(game.accepts(seat, a), by_copy, "{name}: {a:?}");
+                        // Applied in place or on a copy: the same outcome.
+                        let mut in_place = game.clone();
+                        let got = in_place.apply(seat, a.clone());
+                        let mut copy = game.fork();
+                        let mut events = Vec::new();
+                        let want = game
+                            .precheck(seat, a)
+                            .and_then(|()| copy.act(seat, a, &mut events));
+                        match (got, want) {
+                            (Ok(e), Ok(())) => {
+                                assert_eq!(e, events, "{name}: {a:?}");
+                                copy.history = game.history.clone();
+                                copy.history.extend(events);
+                                copy.log = game.log.clone();
+                                copy.log.push((seat, a.clone()));
+                                assert!(in_place == copy, "{name}: {a:?}");
+                            }
+                            (Err(e), Err(w)) => {
+                                assert_eq!(e, w, "{name}: {a:?}");
+                                assert!(in_place == game, "{name}: {a:?} changed the game");
+                                refused += 1;
+                            }
+                            (g, w) => panic!("{name}: {a:?}: {g:?} against {w:?}"),
+                        }
+                        compared += 1;
+                    }
+                    let listed = game.legal_actions(seat);
+                    let Some(a) = listed.choose(&mut rng) else {
+                        break;
+                    };
+                    game.apply(seat, a.clone()).expect("a listed action");
+                }
+            }
+        }
+        assert!(compared > 10_000, "only {compared} actions compared");
+        assert!(refused > 1_000, "only {refused} refusals compared");
     }
 
     /// The readings of meld groups are kept per game like the solver's

@@ -461,11 +461,7 @@ impl Game {
         card: CardKind,
         ev: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        self.in_play()?;
-        if !self.rules.turn.discard_pile {
-            return Err(ActionError::NoDiscardPile);
-        }
-        let (hand, physical) = self.checked_discard(seat, card)?;
+        let (hand, physical) = self.discard_checks(seat, card)?;
         self.hands[seat] = hand;
         self.put_on_discard(seat, physical, ev);
         if self.hands[seat].is_empty() {
@@ -475,6 +471,21 @@ impl Game {
             self.open_claims(seat, physical);
         }
         Ok(())
+    }
+
+    /// The checks of discarding `card` to end the turn, in the order
+    /// `discard_card` makes them: the hand after it and the physical card,
+    /// or why it may not. Changes nothing.
+    pub(crate) fn discard_checks(
+        &self,
+        seat: usize,
+        card: CardKind,
+    ) -> Result<(Hand, Card), ActionError> {
+        self.in_play()?;
+        if !self.rules.turn.discard_pile {
+            return Err(ActionError::NoDiscardPile);
+        }
+        self.checked_discard(seat, card)
     }
 
     /// A final discard that ends a game or a hand (calling Rommé, a

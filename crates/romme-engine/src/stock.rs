@@ -19,21 +19,27 @@ impl Game {
 
     /// Take the top card of `pile` (`None`: the first pile with cards).
     pub(crate) fn pop_stock(&mut self, pile: Option<usize>) -> Result<Card, ActionError> {
-        let piles = self.pile_sizes.len();
-        let i = match pile {
-            Some(p) if p >= piles => return Err(ActionError::NoSuchPile { pile: p, piles }),
-            Some(p) if self.pile_sizes[p] == 0 => return Err(ActionError::PileEmpty(p)),
-            Some(p) => p,
-            None => self
-                .pile_sizes
-                .iter()
-                .position(|&n| n > 0)
-                .ok_or(ActionError::PileEmpty(0))?,
-        };
+        let i = self.stock_pile(pile)?;
         let end: usize = self.pile_sizes[..=i].iter().sum();
         let card = self.stock.remove(end - 1);
         self.pile_sizes[i] -= 1;
         Ok(card)
+    }
+
+    /// The pile a draw from `pile` takes from (`None`: the first pile with
+    /// cards), or why there is none. Changes nothing.
+    pub(crate) fn stock_pile(&self, pile: Option<usize>) -> Result<usize, ActionError> {
+        let piles = self.pile_sizes.len();
+        match pile {
+            Some(p) if p >= piles => Err(ActionError::NoSuchPile { pile: p, piles }),
+            Some(p) if self.pile_sizes[p] == 0 => Err(ActionError::PileEmpty(p)),
+            Some(p) => Ok(p),
+            None => self
+                .pile_sizes
+                .iter()
+                .position(|&n| n > 0)
+                .ok_or(ActionError::PileEmpty(0)),
+        }
     }
 
     /// Cards in each stock pile.
