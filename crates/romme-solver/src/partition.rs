@@ -516,7 +516,8 @@ impl Tables {
                         let f = stranded.trailing_zeros() as usize;
                         stranded &= stranded - 1;
                         for _ in 0..counts[f] {
-                            dead.push(f);
+                            // Face indices are below 65.
+                            dead.push(f as u8);
                             paid += self.penalty[f];
                         }
                         counts[f] = 0;
@@ -539,7 +540,7 @@ impl Tables {
                         present &= !(1u128 << f);
                     }
                     per_face[f] += 1;
-                    dead.push(f);
+                    dead.push(f as u8);
                     paid += self.penalty[f] + unit;
                 }
             }
@@ -628,7 +629,7 @@ fn sets_suits_distinct(rules: &Ruleset) -> bool {
 type Shapes = SmallVec<[Shape; 8]>;
 
 /// Faces of unmatched cards: on the stack for ordinary hands.
-type Faces = SmallVec<[usize; 16]>;
+type Faces = SmallVec<[u8; 16]>;
 
 #[derive(Debug, Clone)]
 struct Best {
@@ -652,7 +653,7 @@ struct Search<'t> {
     present: u128,
     tokens: usize,
     /// Penalties of the wild tokens, ascending (the cheapest stay unmatched).
-    token_penalties: Vec<u32>,
+    token_penalties: SmallVec<[u32; 8]>,
     deadwood: u32,
     melded: usize,
     remaining: usize,
@@ -796,7 +797,7 @@ impl Search<'_> {
         self.sets_with(x);
         // x unmatched.
         self.deadwood += self.t.penalty[x];
-        self.dead.push(x);
+        self.dead.push(x as u8);
         self.dfs(x);
         self.dead.pop();
         self.deadwood -= self.t.penalty[x];
@@ -1041,7 +1042,7 @@ impl Search<'_> {
             let penalty = self.t.penalty[x] + unit as u32;
             self.take(x, 1);
             self.dead_per_face[x] += 1;
-            self.dead.push(x);
+            self.dead.push(x as u8);
             self.deadwood += penalty;
             self.arrange_dfs();
             self.deadwood -= penalty;
@@ -1516,7 +1517,7 @@ impl<'r> PartitionSolver<'r> {
         let (dead, paid, _) = t.certain_deadwood(&mut counts, wild_cards.len(), Some(arrange));
         let mut optional = arrange.optional;
         for &f in &dead {
-            optional[f] -= 1;
+            optional[usize::from(f)] -= 1;
         }
         let mut sweep = sweep::Sweep::new(
             t,
@@ -1582,7 +1583,10 @@ impl<'r> PartitionSolver<'r> {
         let (dead, _, _) = self
             .tables
             .certain_deadwood(&mut counts, wild_cards.len(), None);
-        Ok(dead.iter().filter_map(|&f| Face::from_index(f)).collect())
+        Ok(dead
+            .iter()
+            .filter_map(|&f| Face::from_index(usize::from(f)))
+            .collect())
     }
 
     /// Count the natural cards per face and collect the wild cards (with
@@ -1650,7 +1654,7 @@ impl<'r> PartitionSolver<'r> {
         let remaining = counts.iter().map(|&c| usize::from(c)).sum();
         let mut dead_per_face = [0u8; FACES];
         for &f in &dead {
-            dead_per_face[f] += 1;
+            dead_per_face[usize::from(f)] += 1;
         }
         let mut search = Search {
             t,
@@ -1757,7 +1761,7 @@ impl<'r> PartitionSolver<'r> {
         unmatched.extend(
             best.dead
                 .iter()
-                .filter_map(|&f| Face::from_index(f).map(CardKind::Natural)),
+                .filter_map(|&f| Face::from_index(usize::from(f)).map(CardKind::Natural)),
         );
         unmatched.extend(wilds.iter().map(|(_, c)| *c));
         Partition {

@@ -587,7 +587,7 @@ impl<'t> Sweep<'t> {
         let mut state = start;
         let mut building: Vec<Building> = Vec::new();
         let mut shapes: Vec<Shape> = Vec::new();
-        let mut dead: Vec<usize> = Vec::new();
+        let mut dead: Vec<u8> = Vec::new();
         let mut deadwood = 0u32;
         let mut remaining = total;
         for p in 0..=self.len {
@@ -657,7 +657,8 @@ impl<'t> Sweep<'t> {
                 for &s in &self.t.suits {
                     let f = self.t.line[s][p];
                     for _ in 0..sc.left[s] {
-                        dead.push(f);
+                        // Face indices are below 65.
+                        dead.push(f as u8);
                         deadwood += self.t.penalty[f] + self.unit;
                     }
                 }
