@@ -247,6 +247,24 @@ pub struct Face {
     pub suit: Suit,
 }
 
+/// The face at each [`Face::index`] (a table: `from_index` is called in
+/// the solver's and the engine's inner loops).
+const FACE_AT: [Face; Face::SLOTS] = {
+    let mut t = [Face {
+        rank: Rank::Two,
+        suit: Suit::Clubs,
+    }; Face::SLOTS];
+    let mut i = 0;
+    while i < Face::SLOTS {
+        t[i] = Face {
+            rank: Rank::ALL[i % 13],
+            suit: Suit::ALL[i / 13],
+        };
+        i += 1;
+    }
+    t
+};
+
 impl Face {
     /// A face from rank and suit.
     #[inline]
@@ -266,12 +284,10 @@ impl Face {
     /// The face with the given [`Face::index`].
     #[inline]
     pub const fn from_index(i: usize) -> Option<Face> {
-        match (
-            Suit::from_index(i / 13),
-            Rank::from_number((i % 13) as u8 + 2),
-        ) {
-            (Some(suit), Some(rank)) => Some(Face { rank, suit }),
-            _ => None,
+        if i < Face::SLOTS {
+            Some(FACE_AT[i])
+        } else {
+            None
         }
     }
 

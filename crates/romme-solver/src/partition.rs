@@ -883,11 +883,12 @@ impl Search<'_> {
                     b.points = points;
                 }
                 None => {
+                    // `from_slice` copies as a block (`clone` element by element).
                     self.best = Some(Best {
                         deadwood,
                         melded,
-                        shapes: self.shapes.clone(),
-                        dead: self.dead.clone(),
+                        shapes: Shapes::from_slice(&self.shapes),
+                        dead: Faces::from_slice(&self.dead),
                         absorbed: a,
                         wild_melded: v,
                         points,
@@ -987,8 +988,8 @@ impl Search<'_> {
                             .map(|p| p + unit as u32)
                             .sum::<u32>(),
                     melded: 0,
-                    shapes: self.shapes.clone(),
-                    dead: self.dead.clone(),
+                    shapes: Shapes::from_slice(&self.shapes),
+                    dead: Faces::from_slice(&self.dead),
                     absorbed: 0,
                     wild_melded: v,
                     points: 0,
@@ -1692,7 +1693,8 @@ impl<'r> PartitionSolver<'r> {
         let t = &self.tables;
         // Pop from the end: most expensive first.
         let mut next_wild = || wilds.pop().map(|(_, c)| c);
-        let mut melds = Vec::with_capacity(best.shapes.len() + 1);
+        // No allocation for a hand without melds.
+        let mut melds = Vec::with_capacity(best.shapes.len() + usize::from(best.wild_melded > 0));
         // Spare tokens join the melds with room, in order.
         let mut spare = best.absorbed;
         for shape in &best.shapes {
