@@ -201,6 +201,21 @@ pub struct Game {
     /// The readings of candidate meld groups for this game's ruleset and
     /// round (see [`MeldCache`]).
     pub(crate) melds: MeldCache,
+    /// Set on a copy that only tries an action (see [`Trial`]).
+    pub(crate) trial: Trial,
+}
+
+/// Whether a game is a copy made only to try an action (`accepts`): its
+/// refusals are not worded, since nobody reads them (wording a refused
+/// meld reads its cards again). Not part of the state: any two compare
+/// equal.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Trial(pub(crate) bool);
+
+impl PartialEq for Trial {
+    fn eq(&self, _: &Trial) -> bool {
+        true
+    }
 }
 
 /// The partition solver's tables for the game in progress, built the first
@@ -323,6 +338,7 @@ impl Game {
             fixed,
             solver: SolverCache::default(),
             melds: MeldCache::default(),
+            trial: Trial::default(),
         };
         let mut events = Vec::new();
         game.deal(&mut events)?;
@@ -502,6 +518,7 @@ impl Game {
             }
         }
         let mut next = self.fork();
+        next.trial = Trial(true);
         next.act(seat, action, &mut Vec::new()).is_ok()
     }
 
@@ -576,6 +593,7 @@ impl Game {
             fixed: self.fixed.clone(),
             solver: self.solver.clone(),
             melds: self.melds.clone(),
+            trial: self.trial,
         }
     }
 

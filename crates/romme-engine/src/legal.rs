@@ -513,6 +513,7 @@ fn plays_melding<'g>(
         .filter(move |a| holds_kinds(a, cards))
         .filter(move |a| {
             let mut h = game.fork();
+            h.trial = crate::game::Trial(true);
             game.precheck(seat, a).is_ok()
                 && h.act(seat, a, &mut Vec::new()).is_ok()
                 && cards.iter().all(|c| !h.hands[seat].contains(c))

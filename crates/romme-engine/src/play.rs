@@ -73,8 +73,19 @@ impl Game {
     }
 
     pub(crate) fn declare(&self, cards: &[MeldCard]) -> Result<Declaration, ActionError> {
-        // The text of the meld is written only when the meld is refused.
-        self.checker()?.check(cards).map_err(|e| match e {
+        // The text of the meld is written only when the meld is refused,
+        // and not at all when the action is only tried.
+        let checker = self.checker()?;
+        if self.trial.0 {
+            return checker.check_unworded(cards).map_err(|e| match e {
+                MeldError::Ambiguous { .. } => ActionError::Ambiguous(String::new()),
+                _ => ActionError::InvalidMeld {
+                    cards: String::new(),
+                    reason: String::new(),
+                },
+            });
+        }
+        checker.check(cards).map_err(|e| match e {
             MeldError::Ambiguous { .. } => ActionError::Ambiguous(format_cards(cards)),
             other => ActionError::InvalidMeld {
                 cards: format_cards(cards),
@@ -242,14 +253,24 @@ impl Game {
             }
             let mut cards = target.meld_cards();
             cards.extend(part.cards.iter().copied());
-            let d = self
-                .checker()?
-                .check(&cards)
-                .map_err(|e| ActionError::InvalidLayOff {
-                    cards: format_cards(&part.cards),
-                    meld: format_cards(&target.meld_cards()),
-                    reason: e.to_string(),
-                })?;
+            let checker = self.checker()?;
+            let d = if self.trial.0 {
+                checker
+                    .check_unworded(&cards)
+                    .map_err(|_| ActionError::InvalidLayOff {
+                        cards: String::new(),
+                        meld: String::new(),
+                        reason: String::new(),
+                    })?
+            } else {
+                checker
+                    .check(&cards)
+                    .map_err(|e| ActionError::InvalidLayOff {
+                        cards: format_cards(&part.cards),
+                        meld: format_cards(&target.meld_cards()),
+                        reason: e.to_string(),
+                    })?
+            };
             let kinds: Vec<CardKind> = part.cards.iter().map(|c| c.card).collect();
             let physical = self.take_for_meld(&mut hand, &kinds)?;
             let old_value: u32 = {
