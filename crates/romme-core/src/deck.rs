@@ -41,8 +41,13 @@ impl DeckKind {
     }
 
     /// Whether a natural face belongs to this deck.
+    #[inline]
     pub fn has_face(self, face: Face) -> bool {
-        self.suits().contains(&face.suit) && self.ranks().contains(&face.rank)
+        // What `suits` and `ranks` list, without searching them.
+        match self {
+            DeckKind::French => face.suit != Suit::Stars,
+            DeckKind::FiveCrowns => !matches!(face.rank, Rank::Two | Rank::Ace),
+        }
     }
 
     /// Whether a card kind belongs to this deck (jokers always do when the
@@ -175,6 +180,22 @@ pub struct ConservationError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `has_face` answers what the deck's suit and rank lists say, for
+    /// every face of both decks.
+    #[test]
+    fn has_face_answers_as_the_suit_and_rank_lists() {
+        for kind in [DeckKind::French, DeckKind::FiveCrowns] {
+            let mut faces = 0;
+            for i in 0..Face::SLOTS {
+                let f = Face::from_index(i).expect("face");
+                let listed = kind.suits().contains(&f.suit) && kind.ranks().contains(&f.rank);
+                assert_eq!(kind.has_face(f), listed, "{kind:?} {f:?}");
+                faces += usize::from(listed);
+            }
+            assert_eq!(faces, kind.suits().len() * kind.ranks().len());
+        }
+    }
 
     #[test]
     fn deck_sizes_match_the_rule_texts() {

@@ -172,7 +172,7 @@ impl<'a> MeldChecker<'a> {
         if let Some(&card) = cards.iter().find(|&&c| !self.rules.deck.has_kind(c)) {
             return Err(MeldError::NotInDeck { card });
         }
-        let mut sorted = cards.to_vec();
+        let mut sorted: Scratch<CardKind> = cards.iter().copied().collect();
         sorted.sort_unstable();
         for group in sorted.chunk_by(|a, b| a == b) {
             let (card, count) = (group[0], group.len());
@@ -224,14 +224,17 @@ impl<'a> MeldChecker<'a> {
                 }
             }
         }
-        let readings = match self.declared_faces(cards) {
+        let mut fits: Vec<Declaration> = match self.declared_faces(cards) {
+            // Every card at its face: the readings give each card the face
+            // the player gave it, in the player's order, so they are already
+            // aligned (aligning would build each one again).
             Some(faces) => self.enumerate_declared(&kinds, &faces),
-            None => self.enumerate(&kinds, true),
+            None => self
+                .enumerate(&kinds, true)
+                .iter()
+                .filter_map(|d| self.align(cards, d))
+                .collect(),
         };
-        let mut fits: Vec<Declaration> = readings
-            .iter()
-            .filter_map(|d| self.align(cards, d))
-            .collect();
         dedup_readings(&mut fits);
         Ok(fits)
     }
