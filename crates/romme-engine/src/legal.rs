@@ -21,6 +21,10 @@ use crate::action::{Action, DrawSource, LayOffPart};
 use crate::game::{Game, Phase};
 use crate::meld_cache::{Group, MeldCache};
 
+/// Most cards a candidate group holds: a run along the whole line (14
+/// positions with the ace at both ends) or the largest set.
+const GROUP: usize = 16;
+
 /// Number of face slots, as [`Face::index`] counts them.
 const FACES: usize = Face::SLOTS;
 
@@ -656,61 +660,65 @@ pub(crate) fn single_melds(
     let mut out: Vec<Arc<[Declaration]>> = Vec::new();
     let mut seen: rustc_hash::FxHashSet<Group> = rustc_hash::FxHashSet::default();
     let mut emit = |g: &[CardKind]| {
-        let mut sorted: Group = g.iter().copied().collect();
+        let mut buf = [CardKind::Joker; GROUP];
+        let sorted = &mut buf[..g.len()];
+        sorted.copy_from_slice(g);
         sorted.sort_unstable();
-        if seen.contains(&sorted) {
+        let sorted = &*sorted;
+        if seen.contains(sorted) {
             return;
         }
         let ds = match cache {
-            Some(c) => c.readings(&sorted, || readings(checker, &sorted)),
-            None => readings(checker, &sorted),
+            Some(c) => c.readings(sorted, || readings(checker, sorted)),
+            None => readings(checker, sorted),
         };
-        seen.insert(sorted);
+        seen.insert(Group::from_slice(sorted));
         if !ds.is_empty() {
             out.push(ds);
         }
     };
     let suits = rules.deck.kind.suits();
+    let distinct = rules.melds.sets.suits == SetSuits::Distinct;
+    // A group on the stack (sets and runs never hold more than `GROUP`).
+    let mut g = [CardKind::Joker; GROUP];
     // Sets: per rank (in rank order), every choice of copies per suit,
     // plus wild cards.
-    let mut ranks: SmallVec<[Rank; 14]> = (0..FACES)
-        .filter(|&i| count[i] > 0)
-        .filter_map(Face::from_index)
-        .map(|f| f.rank)
-        .collect();
-    ranks.sort_unstable();
-    ranks.dedup();
-    for rank in ranks {
-        let per_suit: SmallVec<[(CardKind, usize); 5]> = suits
-            .iter()
-            .map(|&s| {
-                let f = Face::new(rank, s);
-                let c = usize::from(count[f.index()]);
-                let c = if rules.melds.sets.suits == SetSuits::Distinct {
-                    c.min(1)
-                } else {
-                    c
-                };
-                (CardKind::Natural(f), c)
-            })
-            .filter(|&(_, c)| c > 0)
-            .collect();
-        let mut choice = [0usize; 5];
-        let choice = &mut choice[..per_suit.len()];
-        let mut g = Group::new();
-        loop {
-            g.clear();
-            for (&(k, _), &n) in per_suit.iter().zip(choice.iter()) {
-                g.extend(std::iter::repeat_n(k, n));
+    let mut ranks = 0u16;
+    for (i, &c) in count.iter().enumerate() {
+        if c > 0 {
+            ranks |= 1 << (i % 13);
+        }
+    }
+    for (r, &rank) in Rank::ALL.iter().enumerate() {
+        if ranks >> r & 1 == 0 {
+            continue;
+        }
+        let mut per_suit = [(CardKind::Joker, 0usize); 5];
+        let mut kinds = 0;
+        for &s in suits {
+            let f = Face::new(rank, s);
+            let c = usize::from(count[f.index()]);
+            let c = if distinct { c.min(1) } else { c };
+            if c > 0 {
+                per_suit[kinds] = (CardKind::Natural(f), c);
+                kinds += 1;
             }
-            let naturals = g.len();
+        }
+        let per_suit = &per_suit[..kinds];
+        let mut choice = [0usize; 5];
+        let choice = &mut choice[..kinds];
+        loop {
+            let mut naturals = 0;
+            for (&(k, _), &n) in per_suit.iter().zip(choice.iter()) {
+                g[naturals..naturals + n].fill(k);
+                naturals += n;
+            }
             if naturals > 0 {
                 for w in 0..=wilds.len() {
                     let total = naturals + w;
-                    if total >= min && total <= max_set {
-                        g.truncate(naturals);
-                        g.extend_from_slice(&wilds[..w]);
-                        emit(&g);
+                    if total >= min && total <= max_set && total <= GROUP {
+                        g[naturals..total].copy_from_slice(&wilds[..w]);
+                        emit(&g[..total]);
                     }
                 }
             }
@@ -732,29 +740,31 @@ pub(crate) fn single_melds(
     // Runs: windows along the line, naturals where the hand has them, wild
     // cards elsewhere.
     let line = run_line(rules);
-    let mut g = Group::new();
     for &suit in suits {
         for start in 0..line.len() {
-            g.clear();
-            let mut used_wilds = 0;
+            if wilds.is_empty() && count[Face::new(line[start], suit).index()] == 0 {
+                continue;
+            }
+            let (mut len, mut used_wilds) = (0, 0);
             // Copies used per face of this suit (the ace may come twice).
             let mut used = [0u8; 13];
             for &rank in &line[start..] {
                 let f = Face::new(rank, suit);
-                let k = CardKind::Natural(f);
-                let have = count[f.index()] > used[rank.index()];
-                if have {
-                    g.push(k);
+                if len == GROUP {
+                    break;
+                }
+                if count[f.index()] > used[rank.index()] {
+                    g[len] = CardKind::Natural(f);
                     used[rank.index()] += 1;
                 } else if used_wilds < wilds.len() {
-                    g.push(wilds[used_wilds]);
+                    g[len] = wilds[used_wilds];
                     used_wilds += 1;
                 } else {
                     break;
                 }
-                let naturals = g.len() - used_wilds;
-                if g.len() >= min && naturals > 0 {
-                    emit(&g);
+                len += 1;
+                if len >= min && len > used_wilds {
+                    emit(&g[..len]);
                 }
             }
         }

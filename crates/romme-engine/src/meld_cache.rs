@@ -40,7 +40,7 @@ impl MeldCache {
     /// readings are worked out anew each time.
     pub(crate) fn readings(
         &self,
-        key: &Group,
+        key: &[CardKind],
         read: impl FnOnce() -> Arc<[Declaration]>,
     ) -> Arc<[Declaration]> {
         let mut map = self.0.lock().unwrap_or_else(PoisonError::into_inner);
@@ -51,7 +51,7 @@ impl MeldCache {
             map.clear();
         }
         let r = read();
-        map.insert(key.clone(), Arc::clone(&r));
+        map.insert(Group::from_slice(key), Arc::clone(&r));
         r
     }
 
