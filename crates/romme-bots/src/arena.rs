@@ -12,10 +12,11 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use romme_core::ruleset::Ruleset;
+use romme_engine::WarmCaches;
 use serde::Serialize;
 
 use crate::BotSpec;
-use crate::sim::{Rate, SimError, match_seed, play_one, wilson};
+use crate::sim::{Rate, SimError, match_seed, play_one_warm, wilson};
 
 /// One arena match between two configurations.
 #[derive(Debug, Clone, Serialize)]
@@ -111,7 +112,8 @@ pub fn arena(
     }
     jobs.into_par_iter()
         .enumerate()
-        .map(|(i, (a, b, deal, a_first))| {
+        // Each worker hands its caches from one match to the next.
+        .map_init(WarmCaches::default, |caches, (i, (a, b, deal, a_first))| {
             let specs: Vec<BotSpec> = (0..seats)
                 .map(|s| {
                     if (s % 2 == 0) == a_first {
@@ -121,13 +123,13 @@ pub fn arena(
                     }
                 })
                 .collect();
-            let o = play_one(rules, &specs, deal, max_actions, false).map_err(|error| {
-                SimError::Play {
+            let o = play_one_warm(rules, &specs, deal, max_actions, false, caches).map_err(
+                |error| SimError::Play {
                     index: i,
                     seed: deal,
                     error,
-                }
-            })?;
+                },
+            )?;
             let is_a = |s: usize| (s % 2 == 0) == a_first;
             let a_top = (0..seats).any(|s| is_a(s) && o.places[s] == 1);
             let b_top = (0..seats).any(|s| !is_a(s) && o.places[s] == 1);

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use rayon::prelude::*;
 use romme_core::ruleset::Ruleset;
-use romme_engine::{Game, NewGameError, Record};
+use romme_engine::{Game, NewGameError, Record, WarmCaches};
 use serde::Serialize;
 
 use crate::{BotSpec, PlayError, play_match};
@@ -85,16 +85,33 @@ pub fn play_one(
     max_actions: usize,
     keep_record: bool,
 ) -> Result<Outcome, PlayError> {
+    let mut caches = WarmCaches::default();
+    play_one_warm(rules, seats, seed, max_actions, keep_record, &mut caches)
+}
+
+/// [`play_one`], starting with `caches` from an earlier match of the same
+/// ruleset and leaving this match's in their place (the same outcome,
+/// sooner: see [`WarmCaches`]).
+pub fn play_one_warm(
+    rules: &Ruleset,
+    seats: &[BotSpec],
+    seed: u64,
+    max_actions: usize,
+    keep_record: bool,
+    caches: &mut WarmCaches,
+) -> Result<Outcome, PlayError> {
     let mut game = match Game::new(rules.clone(), seats.len(), seed) {
         Ok(g) => g,
         Err(e) => return Err(PlayError::Setup(e.to_string())),
     };
+    game.use_warm_caches(caches);
     let mut bots: Vec<_> = seats
         .iter()
         .enumerate()
         .map(|(s, spec)| spec.build(match_seed(seed, s + 1000)))
         .collect();
     let r = play_match(&mut game, &mut bots, max_actions)?;
+    *caches = game.warm_caches();
     let mut places = vec![0; seats.len()];
     let mut points = vec![0; seats.len()];
     let club = rules.scoring.scheme == romme_core::ruleset::ScoringScheme::Club;
@@ -136,14 +153,16 @@ pub fn simulate(
     let run = || {
         (0..cfg.matches)
             .into_par_iter()
-            .map(|i| {
+            // Each worker hands its caches from one match to the next.
+            .map_init(WarmCaches::default, |caches, i| {
                 let seed = match_seed(cfg.seed, i);
-                let out = play_one(
+                let out = play_one_warm(
                     &cfg.rules,
                     &cfg.seats,
                     seed,
                     cfg.max_actions,
                     cfg.keep_records,
+                    caches,
                 )
                 .map_err(|error| SimError::Play {
                     index: i,
@@ -315,6 +334,33 @@ mod tests {
         assert!((r.low - 0.502).abs() < 0.002, "{r:?}");
         assert!((r.high - 0.691).abs() < 0.002, "{r:?}");
         assert_eq!(wilson(0.0, 0.0).high, 1.0);
+    }
+
+    /// Caches handed from match to match change no match: each match of a
+    /// run played warm (after the ones before it) gives the record it gives
+    /// when played alone, on presets with and without round wilds (that
+    /// they are taken over is the engine's test).
+    #[test]
+    fn warm_caches_change_no_match() {
+        use romme_core::ruleset::presets;
+        for name in ["klassisch", "offen", "koenigs"] {
+            let Some(Ok(rules)) = presets::load(name) else {
+                panic!("preset {name}");
+            };
+            let seats = [BotSpec::Random, BotSpec::Heuristic, BotSpec::Random];
+            let mut caches = WarmCaches::default();
+            for i in 0..4 {
+                let seed = match_seed(5, i);
+                let alone = play_one(&rules, &seats, seed, 400, true).expect("plays");
+                let warm =
+                    play_one_warm(&rules, &seats, seed, 400, true, &mut caches).expect("plays");
+                let (Some(a), Some(w)) = (alone.record, warm.record) else {
+                    panic!("records kept");
+                };
+                assert_eq!(a.actions, w.actions, "{name} match {i}");
+                assert_eq!(alone.points, warm.points, "{name} match {i}");
+            }
+        }
     }
 
     #[test]

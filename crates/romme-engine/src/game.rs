@@ -262,6 +262,40 @@ impl Game {
     }
 }
 
+/// What a game has worked out for its ruleset and round that the next
+/// match of the same ruleset can use (a simulation plays thousands): the
+/// readings of meld groups (see [`Game::warm_caches`]). Answers are the
+/// same with or without them; only the time differs.
+#[derive(Debug, Clone, Default)]
+pub struct WarmCaches {
+    rules: Option<Arc<Ruleset>>,
+    round: Option<u8>,
+    melds: MeldCache,
+}
+
+impl Game {
+    /// This game's caches, for [`Game::use_warm_caches`] of the next match.
+    pub fn warm_caches(&self) -> WarmCaches {
+        WarmCaches {
+            rules: Some(Arc::clone(&self.rules)),
+            round: self.round(),
+            melds: self.melds.clone(),
+        }
+    }
+
+    /// Take over `caches` if they were made for this game's ruleset and
+    /// round; otherwise keep this game's own.
+    pub fn use_warm_caches(&mut self, caches: &WarmCaches) {
+        let same_rules = caches
+            .rules
+            .as_ref()
+            .is_some_and(|r| Arc::ptr_eq(r, &self.rules) || **r == *self.rules);
+        if same_rules && caches.round == self.round() {
+            self.melds = caches.melds.clone();
+        }
+    }
+}
+
 /// A copy of per-seat hands, each copied as one block (`SmallVec`'s
 /// `clone` copies card by card).
 fn copy_hands(hands: &[Hand]) -> Seats<Hand> {
@@ -750,6 +784,30 @@ mod tests {
         }
         assert!(compared > 10_000, "only {compared} actions compared");
         assert!(refused > 1_000, "only {refused} refusals compared");
+    }
+
+    /// A new match takes over the warm caches of a match of the same
+    /// ruleset and round (equal rulesets, not only the same allocation),
+    /// and keeps its own for another ruleset.
+    #[test]
+    fn warm_caches_go_to_matches_of_the_same_ruleset() {
+        let Some(Ok(rules)) = presets::load("klassisch") else {
+            panic!("preset klassisch");
+        };
+        let first = Game::new(rules.clone(), 3, 1).expect("game");
+        let warm = first.warm_caches();
+        let mut next = Game::new(rules, 4, 2).expect("game");
+        next.use_warm_caches(&warm);
+        assert!(next.melds.shares(&first.melds));
+        let Some(Ok(other)) = presets::load("offen") else {
+            panic!("preset offen");
+        };
+        let mut other = Game::new(other, 3, 1).expect("game");
+        other.use_warm_caches(&warm);
+        assert!(!other.melds.shares(&first.melds));
+        let mut none = Game::new(next.rules().clone(), 3, 1).expect("game");
+        none.use_warm_caches(&super::WarmCaches::default());
+        assert!(!none.melds.shares(&first.melds));
     }
 
     /// The readings of meld groups are kept per game like the solver's

@@ -40,7 +40,7 @@ pub use action::{Action, DrawSource, LayOffPart};
 pub use claims::Claims;
 pub use error::{ActionError, NewGameError};
 pub use event::{EndReason, Event, LayDownKind, TableMeld};
-pub use game::{Deal, Game, LastTurns, Phase};
+pub use game::{Deal, Game, LastTurns, Phase, WarmCaches};
 pub use record::{Record, ReplayError};
 pub use seat_state::SeatState;
 pub use view::{SeatInfo, View};
