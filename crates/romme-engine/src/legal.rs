@@ -455,20 +455,47 @@ fn could_extend(lying: &[MeldCard], f: Face) -> bool {
     true
 }
 
-/// The actions without repeats, in their first order. Only the hashes go
-/// into a set; an action whose hash was seen is compared with the kept ones
-/// (cloning every action into a set cost more than listing them).
+/// The actions without repeats, in their first order. Only the kinds of
+/// action that can be listed twice are looked at (see [`may_repeat`]).
+/// Only their hashes go into a set; an action whose hash was seen is
+/// compared with the kept ones (cloning every action into a set cost more
+/// than listing them).
 fn unique(actions: Vec<Action>) -> Vec<Action> {
     use std::hash::BuildHasher as _;
+    if actions.iter().filter(|a| may_repeat(a)).nth(1).is_none() {
+        return actions;
+    }
     let hasher = rustc_hash::FxBuildHasher;
     let mut seen = rustc_hash::FxHashSet::with_capacity_and_hasher(actions.len(), hasher);
     let mut out: Vec<Action> = Vec::with_capacity(actions.len());
     for a in actions {
-        if seen.insert(hasher.hash_one(&a)) || !out.contains(&a) {
+        if !may_repeat(&a) || seen.insert(hasher.hash_one(&a)) || !out.contains(&a) {
             out.push(a);
         }
     }
     out
+}
+
+/// Whether the listing can hold `a` twice. The other kinds are listed once
+/// each by construction: a draw per source, a discard or call per card
+/// kind (the hand's kinds, deduplicated), a lay-off of a natural card per
+/// meld and card kind, buying and knocking once. Melds can repeat (the way
+/// out may be a listed meld), and so can a wild card's lay-offs (two
+/// readings may declare it alike: the ace below the two or above the
+/// king), joker exchanges (a set of mixed suits may hold two jokers
+/// declared as the same card) and the kinds whose candidates come from
+/// searches (rearrangements, lay-downs, placements).
+fn may_repeat(a: &Action) -> bool {
+    match a {
+        Action::LayOff { cards, .. } => cards.iter().any(|c| c.stands_for.is_some()),
+        Action::Draw { .. }
+        | Action::Discard { .. }
+        | Action::CallRomme { .. }
+        | Action::EndTurn
+        | Action::Buy
+        | Action::Knock => false,
+        _ => true,
+    }
 }
 
 /// Whether `seat` could meld `card` (the top discard) in this turn if it
@@ -897,6 +924,51 @@ mod tests {
     use rand::seq::SliceRandom;
     use rand_chacha::ChaCha8Rng;
     use romme_core::ruleset::presets;
+
+    /// The listing's duplicate filter looks only at the kinds of action that
+    /// can repeat, and drops exactly what filtering every action drops: on
+    /// the listings of random matches of every preset (in both modes, the
+    /// way out listed and left to its own slot), the kinds it skips are
+    /// never listed twice.
+    #[test]
+    fn only_kinds_that_can_repeat_are_listed_twice() {
+        use rand::seq::IndexedRandom;
+        let mut listings = 0usize;
+        for name in presets::NAMES {
+            let Some(Ok(rules)) = presets::load(name) else {
+                continue;
+            };
+            let seats = usize::from(rules.players.min).max(3);
+            let mut rng = ChaCha8Rng::seed_from_u64(9);
+            for seed in 0..8 {
+                let Ok(mut game) = Game::new(rules.clone(), seats, seed) else {
+                    continue;
+                };
+                for _ in 0..400 {
+                    let Some(seat) = game.turn() else {
+                        break;
+                    };
+                    for mode in [GoOut::Listed, GoOut::Deferred] {
+                        // The list before any filtering, built as
+                        // `candidates_with` builds it.
+                        let (listed, _) = game.candidates_with(seat, mode);
+                        for (i, a) in listed.iter().enumerate() {
+                            if !may_repeat(a) {
+                                assert!(!listed[..i].contains(a), "{name}: {a:?} twice");
+                            }
+                        }
+                        listings += 1;
+                    }
+                    let listed = game.legal_actions(seat);
+                    let Some(a) = listed.choose(&mut rng) else {
+                        break;
+                    };
+                    game.apply(seat, a.clone()).expect("a listed action");
+                }
+            }
+        }
+        assert!(listings > 8_000, "only {listings} listings");
+    }
 
     /// The game's cache of group readings changes nothing: with one cache
     /// kept over many hands (so that most groups are read from it), the
