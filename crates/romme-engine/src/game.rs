@@ -298,7 +298,7 @@ impl Game {
 
 /// A copy of per-seat hands, each copied as one block (`SmallVec`'s
 /// `clone` copies card by card).
-fn copy_hands(hands: &[Hand]) -> Seats<Hand> {
+pub(crate) fn copy_hands(hands: &[Hand]) -> Seats<Hand> {
     let mut out = Seats::with_capacity(hands.len());
     for h in hands {
         out.push(Hand::from_slice(h));

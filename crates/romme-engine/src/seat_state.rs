@@ -6,7 +6,10 @@
 //! saw go into it, and a laid-down hand, which is public), the stock, the
 //! seed (which fixes every later shuffle), the event history and the action
 //! log. Only counts remain. There is no way back from a `SeatState` to the
-//! hidden cards: they are not in it.
+//! hidden cards: they are not in it. The hidden places are then filled with
+//! the unseen cards in their sorted order: a fixed determinization, made
+//! only of what the seat knows, which answers the questions that do not
+//! depend on the hidden cards (the legal actions, the view) without a copy.
 //!
 //! A searching bot asks for [`SeatState::determinize`]: a complete game in
 //! which the unseen cards (the deck minus everything the seat has seen) are
@@ -24,7 +27,7 @@ use romme_core::ruleset::Ruleset;
 use romme_solver::SolverTables;
 
 use crate::action::Action;
-use crate::game::{Game, Hand, Pile};
+use crate::game::{Game, Hand, Pile, Seats, copy_hands};
 use crate::view::View;
 
 /// A seat's information, as a game with the hidden cards taken out (see the
@@ -32,9 +35,15 @@ use crate::view::View;
 #[derive(Debug, Clone, PartialEq)]
 pub struct SeatState {
     seat: usize,
-    /// The game without hidden cards: other hands hold only public cards,
-    /// the stock is empty, seed 0, no history.
-    public: Game,
+    /// A fixed determinization: the game with every hidden card replaced,
+    /// the unseen cards dealt into the hidden places and the stock in their
+    /// sorted order (so it tells nothing the seat does not know); seed 0,
+    /// no history. Questions whose answer does not depend on the hidden
+    /// cards (the legal actions) are asked of it as it is.
+    any: Game,
+    /// The cards of each hand the seat has seen (all of its own hand and
+    /// of a laid-down hand, the cards everyone saw go into the others).
+    shown: Seats<Hand>,
     /// Hidden cards per seat (0 for the own seat).
     hidden: Vec<usize>,
     /// Cards in the stock.
@@ -50,6 +59,8 @@ impl Game {
         let mut public = self.fork();
         public.seed = 0;
         public.fixed = None;
+        // `public` first holds only what the seat has seen; the unseen cards
+        // are dealt into it below.
         let mut hidden = vec![0; self.seats];
         let held: usize = self.hands.iter().map(|h| h.len()).sum();
         let mut unseen: Vec<Card> = Vec::with_capacity(self.stock.len() + held);
@@ -72,15 +83,17 @@ impl Game {
             public.hands[s] = shown;
         }
         sort_by_id(&mut unseen);
-        public.stock.clear();
         for (known, hand) in public.known.iter_mut().zip(&public.hands) {
             if !known.is_empty() {
                 known.retain(|c| hand.contains(c));
             }
         }
+        let shown = copy_hands(&public.hands);
+        deal_into(&mut public, &hidden, &unseen);
         SeatState {
             seat,
-            public,
+            any: public,
+            shown,
             hidden,
             stock: self.stock.len(),
             unseen,
@@ -96,46 +109,36 @@ impl SeatState {
 
     /// Seats at the table (the match's, as [`Game::seats`]).
     pub fn seats(&self) -> usize {
-        self.public.seats()
+        self.any.seats()
     }
 
     /// The ruleset.
     pub fn rules(&self) -> &Ruleset {
-        self.public.rules()
+        self.any.rules()
     }
 
     /// The Five Crowns round, as [`Game::round`].
     pub fn round(&self) -> Option<u8> {
-        self.public.round()
+        self.any.round()
     }
 
-    /// The seat's view (identical to the real game's view for the seat).
+    /// The seat's view (identical to the real game's view for the seat:
+    /// the determinization's hidden cards are neither the seat's nor known,
+    /// so only their number shows).
     pub fn view(&self) -> View {
-        let mut v = self.public.view(Some(self.seat));
-        v.stock = self.stock;
-        for info in &mut v.seats {
-            info.cards += self.hidden[info.seat];
-        }
-        v
+        self.any.view(Some(self.seat))
     }
 
     /// The seat's legal actions. They depend on the seat's information
     /// only, so they are worked out on any determinization.
     pub fn legal_actions(&self) -> Vec<Action> {
-        self.any_sample().legal_actions(self.seat)
+        self.any.legal_actions(self.seat)
     }
 
     /// One legal action drawn uniformly (see
     /// [`Game::random_legal_action`]), cheaper than the whole list.
     pub fn random_legal_action<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Action> {
-        self.any_sample().random_legal_action(self.seat, rng)
-    }
-
-    /// A fixed determinization, for questions whose answer does not depend
-    /// on the hidden cards: the unseen cards dealt in their sorted order,
-    /// without a shuffle (the random bot asks this once per action).
-    fn any_sample(&self) -> Game {
-        self.deal(&self.unseen, 0)
+        self.any.random_legal_action(self.seat, rng)
     }
 
     /// Every card the seat has not seen (in other hands or the stock),
@@ -152,12 +155,12 @@ impl SeatState {
     /// The partition solver's tables for the game's ruleset and round (see
     /// [`Game::solver_tables`]).
     pub fn solver_tables(&self) -> Option<Arc<SolverTables>> {
-        self.public.solver_tables()
+        self.any.solver_tables()
     }
 
     /// The seat's own hand.
     pub fn hand(&self) -> &[Card] {
-        self.public.hand(self.seat).unwrap_or(&[])
+        self.any.hand(self.seat).unwrap_or(&[])
     }
 
     /// A complete game consistent with everything the seat knows: the
@@ -172,18 +175,29 @@ impl SeatState {
     /// The game with `pool` dealt into the hidden places (from its end) and
     /// the rest as the stock, and `seed` for later shuffles.
     fn deal(&self, pool: &[Card], seed: u64) -> Game {
-        let mut g = self.public.fork();
+        let mut g = self.any.fork();
         g.seed = seed;
-        let mut end = pool.len();
-        for (s, &n) in self.hidden.iter().enumerate() {
-            let at = end - n;
-            g.hands[s].extend_from_slice(&pool[at..end]);
-            g.hands[s].sort_unstable();
-            end = at;
+        for (hand, shown) in g.hands.iter_mut().zip(&self.shown) {
+            hand.clear();
+            hand.extend_from_slice(shown);
         }
-        g.stock = Pile::from_slice(&pool[..end]);
+        deal_into(&mut g, &self.hidden, pool);
         g
     }
+}
+
+/// Deal `pool` into the hidden places of `g`, whose hands hold only their
+/// seen cards (from the pool's end, seat by seat), and the rest as the
+/// stock.
+fn deal_into(g: &mut Game, hidden: &[usize], pool: &[Card]) {
+    let mut end = pool.len();
+    for (s, &n) in hidden.iter().enumerate() {
+        let at = end - n;
+        g.hands[s].extend_from_slice(&pool[at..end]);
+        g.hands[s].sort_unstable();
+        end = at;
+    }
+    g.stock = Pile::from_slice(&pool[..end]);
 }
 
 /// Sort cards by their id (their order) through a set of the 256 possible
