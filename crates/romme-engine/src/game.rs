@@ -264,12 +264,14 @@ impl Game {
 
 /// What a game has worked out for its ruleset and round that the next
 /// match of the same ruleset can use (a simulation plays thousands): the
-/// readings of meld groups (see [`Game::warm_caches`]). Answers are the
-/// same with or without them; only the time differs.
+/// partition solver's tables and the readings of meld groups (see
+/// [`Game::warm_caches`]). Answers are the same with or without them; only
+/// the time differs.
 #[derive(Debug, Clone, Default)]
 pub struct WarmCaches {
     rules: Option<Arc<Ruleset>>,
     round: Option<u8>,
+    solver: SolverCache,
     melds: MeldCache,
 }
 
@@ -279,18 +281,23 @@ impl Game {
         WarmCaches {
             rules: Some(Arc::clone(&self.rules)),
             round: self.round(),
+            solver: self.solver.clone(),
             melds: self.melds.clone(),
         }
     }
 
     /// Take over `caches` if they were made for this game's ruleset and
-    /// round; otherwise keep this game's own.
+    /// round; otherwise keep this game's own. The game then shares the
+    /// caches' copy of the (equal) ruleset, which the solver's tables are
+    /// kept with.
     pub fn use_warm_caches(&mut self, caches: &WarmCaches) {
-        let same_rules = caches
-            .rules
-            .as_ref()
-            .is_some_and(|r| Arc::ptr_eq(r, &self.rules) || **r == *self.rules);
+        let Some(rules) = &caches.rules else {
+            return;
+        };
+        let same_rules = Arc::ptr_eq(rules, &self.rules) || **rules == *self.rules;
         if same_rules && caches.round == self.round() {
+            self.rules = Arc::clone(rules);
+            self.solver = caches.solver.clone();
             self.melds = caches.melds.clone();
         }
     }
@@ -799,6 +806,12 @@ mod tests {
         let mut next = Game::new(rules, 4, 2).expect("game");
         next.use_warm_caches(&warm);
         assert!(next.melds.shares(&first.melds));
+        let tables = first.solver_tables().expect("tables");
+        let next_tables = next.solver_tables().expect("tables");
+        assert!(
+            Arc::ptr_eq(&tables, &next_tables),
+            "the solver's tables too"
+        );
         let Some(Ok(other)) = presets::load("offen") else {
             panic!("preset offen");
         };
