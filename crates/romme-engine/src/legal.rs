@@ -232,10 +232,19 @@ impl Game {
         let Some(tables) = self.solver_tables() else {
             return Vec::new();
         };
-        let Ok(Some(plan)) = tables
-            .solver()
-            .and_then(|solver| romme_solver::go_out_with(&solver, &table, hand, self.opened[seat]))
-        else {
+        // The table's melds as checked before (the game keeps them).
+        let Ok(checker) = self.checker() else {
+            return Vec::new();
+        };
+        let checked: Result<Vec<Declaration>, _> = table
+            .iter()
+            .map(|m| self.melds.checked(m, || checker.check(m)))
+            .collect();
+        let Ok(Some(plan)) = checked.and_then(|checked| {
+            tables.solver().and_then(|solver| {
+                romme_solver::go_out_checked(&solver, &table, &checked, hand, self.opened[seat])
+            })
+        }) else {
             return Vec::new();
         };
         self.plan_action(&plan.melds, &plan.lay_offs)

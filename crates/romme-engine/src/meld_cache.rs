@@ -19,6 +19,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use romme_core::CardKind;
 use romme_core::meld::Declaration;
+use romme_core::notation::MeldCard;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
@@ -30,9 +31,17 @@ pub(crate) type Group = SmallVec<[CardKind; 16]>;
 /// bounded whatever a caller does.
 const MAX_GROUPS: usize = 16_384;
 
-/// The readings of each group met so far (see the module docs).
+/// The readings of each group met so far, and each table meld's check (see
+/// the module docs).
 #[derive(Clone, Default)]
-pub(crate) struct MeldCache(Arc<Mutex<FxHashMap<Group, Arc<[Declaration]>>>>);
+pub(crate) struct MeldCache(Arc<Mutex<Maps>>);
+
+#[derive(Default)]
+struct Maps {
+    groups: FxHashMap<Group, Arc<[Declaration]>>,
+    /// Table melds as laid (declared) and what checking them gives.
+    checked: FxHashMap<Vec<MeldCard>, Declaration>,
+}
 
 impl MeldCache {
     /// The readings of the sorted group `key`, worked out by `read` the
@@ -43,7 +52,8 @@ impl MeldCache {
         key: &[CardKind],
         read: impl FnOnce() -> Arc<[Declaration]>,
     ) -> Arc<[Declaration]> {
-        let mut map = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut maps = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let map = &mut maps.groups;
         if let Some(r) = map.get(key) {
             return Arc::clone(r);
         }
@@ -55,10 +65,29 @@ impl MeldCache {
         r
     }
 
+    /// What checking the table meld `meld` gives, worked out by `check` the
+    /// first time (a refusal is not kept).
+    pub(crate) fn checked<E>(
+        &self,
+        meld: &[MeldCard],
+        check: impl FnOnce() -> Result<Declaration, E>,
+    ) -> Result<Declaration, E> {
+        let mut maps = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(d) = maps.checked.get(meld) {
+            return Ok(d.clone());
+        }
+        if maps.checked.len() >= MAX_GROUPS {
+            maps.checked.clear();
+        }
+        let d = check()?;
+        maps.checked.insert(meld.to_vec(), d.clone());
+        Ok(d)
+    }
+
     /// Number of groups remembered.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.0.lock().map_or(0, |m| m.len())
+        self.0.lock().map_or(0, |m| m.groups.len())
     }
 
     /// Whether two handles share one cache.
@@ -70,7 +99,7 @@ impl MeldCache {
 
 impl std::fmt::Debug for MeldCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let groups = self.0.lock().map_or(0, |m| m.len());
+        let groups = self.0.lock().map_or(0, |m| m.groups.len());
         write!(f, "MeldCache {{ groups: {groups} }}")
     }
 }

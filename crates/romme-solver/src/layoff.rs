@@ -110,6 +110,17 @@ impl<'c> MeldLayOffs<'c> {
         })
     }
 
+    /// The lay-offs on a meld already checked: `base` is what
+    /// [`MeldChecker::check`] gives for it.
+    pub(crate) fn checked(checker: &'c MeldChecker<'c>, index: usize, base: Declaration) -> Self {
+        MeldLayOffs {
+            checker,
+            index,
+            base,
+            memo: Default::default(),
+        }
+    }
+
     /// Every way to lay off cards of `hand` on the meld (the hand's cards
     /// already checked).
     pub(crate) fn of(&mut self, hand: &[CardKind]) -> &[LayOff] {

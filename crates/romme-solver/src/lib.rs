@@ -21,5 +21,6 @@ pub use layoff::{LayOff, lay_offs};
 pub use partition::{Goal, Partition, PartitionSolver, SolverTables, best_partition};
 pub use rearrange::{Limits, RearrangeError, Rearrangement, rearrange};
 pub use turn::{
-    GoOut, OpeningPlan, best_opening, best_opening_with, go_out, go_out_with, hand_romme,
+    GoOut, OpeningPlan, best_opening, best_opening_with, go_out, go_out_checked, go_out_with,
+    hand_romme,
 };

@@ -18,7 +18,7 @@
 use std::borrow::Cow;
 
 use romme_core::card::CardKind;
-use romme_core::meld::MeldChecker;
+use romme_core::meld::{Declaration, MeldChecker};
 use romme_core::notation::MeldCard;
 use romme_core::penalty::card_points;
 use romme_core::ruleset::{
@@ -71,10 +71,13 @@ type OpeningRank = (u32, std::cmp::Reverse<usize>, std::cmp::Reverse<u32>);
 /// Every choice of at most one lay-off per table meld that the hand can
 /// afford (lay-offs recomputed from what is left, so a freed joker can be
 /// laid off elsewhere), with the hand left afterwards.
+/// `checked`, when given, holds what [`MeldChecker::check`] gives for each
+/// table meld (the melds are not checked again).
 fn combos(
     rules: &Ruleset,
     round: Option<u8>,
     table: &[Vec<MeldCard>],
+    checked: Option<&[Declaration]>,
     hand: &[CardKind],
     allow: bool,
 ) -> Result<Vec<Combo>, SolveError> {
@@ -85,7 +88,10 @@ fn combos(
     let checker = MeldChecker::new(rules, round)?;
     checker.check_cards(hand)?;
     for (i, meld) in table.iter().enumerate() {
-        let mut on_meld = MeldLayOffs::new(&checker, i, meld)?;
+        let mut on_meld = match checked.and_then(|c| c.get(i)) {
+            Some(base) => MeldLayOffs::checked(&checker, i, base.clone()),
+            None => MeldLayOffs::new(&checker, i, meld)?,
+        };
         let mut next = Vec::new();
         for (chosen, pool) in out {
             let options = on_meld
@@ -218,7 +224,7 @@ fn opening_search(
         }
     }
     let mut best: Option<(OpeningPlan, OpeningRank)> = None;
-    for (chosen, pool) in combos(rules, round, table, hand, allow)? {
+    for (chosen, pool) in combos(rules, round, table, None, hand, allow)? {
         let laid: u32 = if rules.opening.lay_offs_count {
             chosen.iter().map(|l| l.value).sum()
         } else {
@@ -258,7 +264,7 @@ pub fn go_out(
     hand: &[CardKind],
     opened: bool,
 ) -> Result<Option<GoOut>, SolveError> {
-    go_out_search(rules, round, None, table, hand, opened, true)
+    go_out_search(rules, round, None, (table, None), hand, opened, true)
 }
 
 /// [`go_out`] with a partition solver built beforehand (its ruleset and
@@ -273,7 +279,29 @@ pub fn go_out_with(
         solver.rules(),
         solver.round(),
         Some(solver),
-        table,
+        (table, None),
+        hand,
+        opened,
+        true,
+    )
+}
+
+/// [`go_out_with`] for a table whose melds were checked before: `checked[i]`
+/// must be what [`MeldChecker::check`] gives for `table[i]` (a game keeps
+/// them; checking every table meld again was a good part of each
+/// question). The same answer as [`go_out_with`].
+pub fn go_out_checked(
+    solver: &PartitionSolver,
+    table: &[Vec<MeldCard>],
+    checked: &[Declaration],
+    hand: &[CardKind],
+    opened: bool,
+) -> Result<Option<GoOut>, SolveError> {
+    go_out_search(
+        solver.rules(),
+        solver.round(),
+        Some(solver),
+        (table, Some(checked)),
         hand,
         opened,
         true,
@@ -288,7 +316,7 @@ fn go_out_search(
     rules: &Ruleset,
     round: Option<u8>,
     given: Option<&PartitionSolver>,
-    table: &[Vec<MeldCard>],
+    (table, checked): (&[Vec<MeldCard>], Option<&[Declaration]>),
     hand: &[CardKind],
     opened: bool,
     precheck: bool,
@@ -338,7 +366,7 @@ fn go_out_search(
     // Built only past the pre-check: its tables cost more than the check.
     let solver = solver_for(given, rules, round)?;
     let mut best: Option<(GoOut, (u32, usize))> = None;
-    for (chosen, pool) in combos(rules, round, table, hand, allow)? {
+    for (chosen, pool) in combos(rules, round, table, checked, hand, allow)? {
         let used_table = !chosen.is_empty();
         let exchanged = chosen.iter().any(LayOff::is_exchange);
         // Does the opening threshold apply to this way out?
@@ -467,9 +495,20 @@ mod tests {
         opened: bool,
         label: &str,
     ) -> Option<GoOut> {
-        let with = go_out_search(rules, None, None, table, hand, opened, true).expect("solves");
-        let without = go_out_search(rules, None, None, table, hand, opened, false).expect("solves");
+        let with =
+            go_out_search(rules, None, None, (table, None), hand, opened, true).expect("solves");
+        let without =
+            go_out_search(rules, None, None, (table, None), hand, opened, false).expect("solves");
         assert_eq!(with, without, "{label}");
+        // With the table's melds checked beforehand: the same answer.
+        let solver = PartitionSolver::new(rules, None).expect("solver");
+        let checker = MeldChecker::new(rules, None).expect("checker");
+        let checked: Vec<Declaration> = table
+            .iter()
+            .map(|m| checker.check(m).expect("a valid table"))
+            .collect();
+        let at_once = go_out_checked(&solver, table, &checked, hand, opened).expect("solves");
+        assert_eq!(at_once, without, "{label} (table checked)");
         with
     }
 
