@@ -371,32 +371,41 @@ impl Game {
             })
             .collect();
         for (i, meld) in self.table.iter().enumerate() {
-            let lying = meld.meld_cards();
             let kinds_here = if self.may_lay_off_on(seat, meld.owner) {
                 &lay_off_kinds[..]
             } else {
                 &[]
             };
+            if kinds_here.is_empty() {
+                continue_or_exchanges(&mut out, plays, i, meld);
+                continue;
+            }
+            let lying = meld.meld_cards();
+            let shape = MeldShape::of(&lying);
             for &k in kinds_here {
                 if let (Some(f), false) = (k.face(), checker.is_wild(k)) {
-                    if !could_extend(&lying, f) {
+                    if !shape.could_extend(f) {
                         continue;
                     }
                 }
-                let faces: Vec<Option<Face>> = if checker.is_wild(k) {
+                let faces: Arc<[Option<Face>]> = if checker.is_wild(k) {
                     let mut cards = lying.clone();
                     cards.push(MeldCard::plain(k));
-                    match checker.declarations_matching(&cards) {
-                        Ok(ds) => ds
-                            .iter()
-                            .filter_map(|d| d.cards.last().map(|c| c.stands_for))
-                            .collect(),
-                        Err(_) => Vec::new(),
-                    }
+                    // The readings of the meld with the wild card added,
+                    // kept per game (the table changes seldom).
+                    self.melds.wild_lay_offs(&cards, || {
+                        match checker.declarations_matching(&cards) {
+                            Ok(ds) => ds
+                                .iter()
+                                .filter_map(|d| d.cards.last().map(|c| c.stands_for))
+                                .collect(),
+                            Err(_) => Arc::from(Vec::new()),
+                        }
+                    })
                 } else {
-                    vec![None]
+                    Arc::from(vec![None])
                 };
-                for f in faces {
+                for &f in faces.iter() {
                     out.push(Action::LayOff {
                         meld: i,
                         cards: vec![MeldCard {
@@ -406,17 +415,7 @@ impl Game {
                     });
                 }
             }
-            if plays == Plays::MeldsAndLayOffs {
-                continue;
-            }
-            for &(c, f) in &meld.cards {
-                if let (true, Some(face)) = (c.is_joker(), f) {
-                    out.push(Action::ExchangeJoker {
-                        meld: i,
-                        card: CardKind::Natural(face),
-                    });
-                }
-            }
+            continue_or_exchanges(&mut out, plays, i, meld);
         }
         if plays == Plays::MeldsAndLayOffs {
             return (out, deferred);
@@ -435,33 +434,66 @@ impl Game {
     }
 }
 
-/// Whether a natural card `f` could extend the meld `lying` (its wild
-/// cards declared, and declarations are honoured): a meld of one rank takes
-/// only that rank, a run only its suit. Only a necessary condition, so the
-/// list keeps every legal lay-off; the engine decides the rest. It spares
-/// the random bot trying, on a copy of the game, the many lay-offs of cards
-/// that cannot fit.
-fn could_extend(lying: &[MeldCard], f: Face) -> bool {
-    // Every card's face (a bare wild card: anything goes).
-    let mut faces = lying.iter().map(|c| c.effective());
-    let Some(Some(first)) = faces.next() else {
-        return true;
-    };
-    let (mut one_rank, mut one_suit) = (true, true);
-    for g in faces {
-        let Some(g) = g else {
-            return true;
+/// The joker exchanges of table meld `i` (when the listing wants them).
+fn continue_or_exchanges(out: &mut Vec<Action>, plays: Plays, i: usize, meld: &crate::game::Meld) {
+    if plays == Plays::MeldsAndLayOffs {
+        return;
+    }
+    for &(c, f) in &meld.cards {
+        if let (true, Some(face)) = (c.is_joker(), f) {
+            out.push(Action::ExchangeJoker {
+                meld: i,
+                card: CardKind::Natural(face),
+            });
+        }
+    }
+}
+
+/// What a lying meld (its wild cards declared, and declarations are
+/// honoured) can take: a meld of one rank only that rank, a run only its
+/// suit; anything when a card has no face or there is none.
+#[derive(Debug, Clone, Copy)]
+enum MeldShape {
+    Rank(Rank),
+    Suit(romme_core::Suit),
+    Any,
+}
+
+impl MeldShape {
+    fn of(lying: &[MeldCard]) -> MeldShape {
+        // Every card's face (a bare wild card: anything goes).
+        let mut faces = lying.iter().map(|c| c.effective());
+        let Some(Some(first)) = faces.next() else {
+            return MeldShape::Any;
         };
-        one_rank &= g.rank == first.rank;
-        one_suit &= g.suit == first.suit;
+        let (mut one_rank, mut one_suit) = (true, true);
+        for g in faces {
+            let Some(g) = g else {
+                return MeldShape::Any;
+            };
+            one_rank &= g.rank == first.rank;
+            one_suit &= g.suit == first.suit;
+        }
+        if one_rank {
+            MeldShape::Rank(first.rank)
+        } else if one_suit {
+            MeldShape::Suit(first.suit)
+        } else {
+            MeldShape::Any
+        }
     }
-    if one_rank {
-        return f.rank == first.rank;
+
+    /// Whether a natural card `f` could extend the meld. Only a necessary
+    /// condition, so the list keeps every legal lay-off; the engine decides
+    /// the rest. It spares the random bot trying, on a copy of the game, the
+    /// many lay-offs of cards that cannot fit.
+    fn could_extend(self, f: Face) -> bool {
+        match self {
+            MeldShape::Rank(r) => f.rank == r,
+            MeldShape::Suit(s) => f.suit == s,
+            MeldShape::Any => true,
+        }
     }
-    if one_suit {
-        return f.suit == first.suit;
-    }
-    true
 }
 
 /// The actions without repeats, in their first order. Only the kinds of
@@ -977,6 +1009,44 @@ mod tests {
             }
         }
         assert!(listings > 8_000, "only {listings} listings");
+    }
+
+    /// The game's caches (group readings, table melds' checks, a wild card's
+    /// lay-off faces, the solver's tables) change no listing: along random
+    /// matches of every preset, each seat's list with the caches the match
+    /// has filled equals the list of a copy that starts with empty ones.
+    #[test]
+    fn listings_are_the_same_with_empty_caches() {
+        use rand::seq::IndexedRandom;
+        let mut compared = 0usize;
+        for name in presets::NAMES {
+            let Some(Ok(rules)) = presets::load(name) else {
+                continue;
+            };
+            let seats = usize::from(rules.players.min).max(3);
+            let mut rng = ChaCha8Rng::seed_from_u64(13);
+            for seed in 0..3 {
+                let Ok(mut game) = Game::new(rules.clone(), seats, seed) else {
+                    continue;
+                };
+                for _ in 0..300 {
+                    let Some(seat) = game.turn() else {
+                        break;
+                    };
+                    let listed = game.legal_actions(seat);
+                    let mut cold = game.clone();
+                    cold.melds = MeldCache::default();
+                    cold.solver = crate::game::SolverCache::default();
+                    assert_eq!(cold.legal_actions(seat), listed, "{name} seed {seed}");
+                    compared += 1;
+                    let Some(a) = listed.choose(&mut rng) else {
+                        break;
+                    };
+                    game.apply(seat, a.clone()).expect("a listed action");
+                }
+            }
+        }
+        assert!(compared > 3_000, "only {compared} listings compared");
     }
 
     /// The game's cache of group readings changes nothing: with one cache

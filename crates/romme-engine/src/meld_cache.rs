@@ -17,9 +17,9 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-use romme_core::CardKind;
 use romme_core::meld::Declaration;
 use romme_core::notation::MeldCard;
+use romme_core::{CardKind, Face};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
@@ -41,6 +41,9 @@ struct Maps {
     groups: FxHashMap<Group, Arc<[Declaration]>>,
     /// Table melds as laid (declared) and what checking them gives.
     checked: FxHashMap<Vec<MeldCard>, Declaration>,
+    /// A table meld with an undeclared wild card added: the faces the wild
+    /// card may take there (one per reading).
+    wild_lay_offs: FxHashMap<Vec<MeldCard>, Arc<[Option<Face>]>>,
 }
 
 impl MeldCache {
@@ -63,6 +66,26 @@ impl MeldCache {
         let r = read();
         map.insert(Group::from_slice(key), Arc::clone(&r));
         r
+    }
+
+    /// The faces the wild card added last to the table meld `cards` may take
+    /// (one per reading, in the checker's order), worked out by `read` the
+    /// first time.
+    pub(crate) fn wild_lay_offs(
+        &self,
+        cards: &[MeldCard],
+        read: impl FnOnce() -> Arc<[Option<Face>]>,
+    ) -> Arc<[Option<Face>]> {
+        let mut maps = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(f) = maps.wild_lay_offs.get(cards) {
+            return Arc::clone(f);
+        }
+        if maps.wild_lay_offs.len() >= MAX_GROUPS {
+            maps.wild_lay_offs.clear();
+        }
+        let f = read();
+        maps.wild_lay_offs.insert(cards.to_vec(), Arc::clone(&f));
+        f
     }
 
     /// What checking the table meld `meld` gives, worked out by `check` the
@@ -138,6 +161,27 @@ mod tests {
         });
         assert_eq!(calls, 2);
         assert_eq!(cache.len(), 2);
+        // Checks and a wild card's faces are kept the same way; a refused
+        // check is not kept.
+        let meld: Vec<MeldCard> = group(3).iter().map(|&k| MeldCard::plain(k)).collect();
+        let mut checks = 0;
+        for _ in 0..2 {
+            let r: Result<Declaration, ()> = cache.checked(&meld, || {
+                checks += 1;
+                Err(())
+            });
+            assert!(r.is_err());
+        }
+        assert_eq!(checks, 2, "a refusal is asked again");
+        let mut reads = 0;
+        for _ in 0..3 {
+            let faces = cache.wild_lay_offs(&meld, || {
+                reads += 1;
+                Arc::from(vec![None])
+            });
+            assert_eq!(&faces[..], &[None]);
+        }
+        assert_eq!(reads, 1);
         assert!(cache.shares(&cache.clone()));
         assert!(!cache.shares(&MeldCache::default()));
     }
