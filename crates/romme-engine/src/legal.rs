@@ -238,7 +238,7 @@ impl Game {
         };
         let checked: Result<Vec<Declaration>, _> = table
             .iter()
-            .map(|m| self.melds.checked(m, || checker.check(m)))
+            .map(|m| self.melds.check(&checker, m, true))
             .collect();
         let Ok(Some(plan)) = checked.and_then(|checked| {
             tables.solver().and_then(|solver| {

@@ -17,7 +17,7 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-use romme_core::meld::Declaration;
+use romme_core::meld::{Declaration, MeldChecker, MeldError};
 use romme_core::notation::MeldCard;
 use romme_core::{CardKind, Face};
 use rustc_hash::FxHashMap;
@@ -39,8 +39,9 @@ pub(crate) struct MeldCache(Arc<Mutex<Maps>>);
 #[derive(Default)]
 struct Maps {
     groups: FxHashMap<Group, Arc<[Declaration]>>,
-    /// Table melds as laid (declared) and what checking them gives.
-    checked: FxHashMap<Vec<MeldCard>, Declaration>,
+    /// Melds checked (a table meld as laid, with a lay-off's cards, a new
+    /// meld) and what the check gave; a refusal with whether it was worded.
+    checks: FxHashMap<Vec<MeldCard>, (Result<Declaration, MeldError>, bool)>,
     /// A table meld with an undeclared wild card added: the faces the wild
     /// card may take there (one per reading).
     wild_lay_offs: FxHashMap<Vec<MeldCard>, Arc<[Option<Face>]>>,
@@ -88,23 +89,31 @@ impl MeldCache {
         f
     }
 
-    /// What checking the table meld `meld` gives, worked out by `check` the
-    /// first time (a refusal is not kept).
-    pub(crate) fn checked<E>(
+    /// [`MeldChecker::check`] of `cards` (`worded`) or
+    /// [`MeldChecker::check_unworded`], each meld checked once per game: a
+    /// refusal kept unworded is checked again when its words are wanted.
+    pub(crate) fn check(
         &self,
-        meld: &[MeldCard],
-        check: impl FnOnce() -> Result<Declaration, E>,
-    ) -> Result<Declaration, E> {
+        checker: &MeldChecker,
+        cards: &[MeldCard],
+        worded: bool,
+    ) -> Result<Declaration, MeldError> {
         let mut maps = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(d) = maps.checked.get(meld) {
-            return Ok(d.clone());
+        if let Some((r, has_words)) = maps.checks.get(cards) {
+            if r.is_ok() || *has_words || !worded {
+                return r.clone();
+            }
         }
-        if maps.checked.len() >= MAX_GROUPS {
-            maps.checked.clear();
+        if maps.checks.len() >= MAX_GROUPS {
+            maps.checks.clear();
         }
-        let d = check()?;
-        maps.checked.insert(meld.to_vec(), d.clone());
-        Ok(d)
+        let r = if worded {
+            checker.check(cards)
+        } else {
+            checker.check_unworded(cards)
+        };
+        maps.checks.insert(cards.to_vec(), (r.clone(), worded));
+        r
     }
 
     /// Number of groups remembered.
@@ -161,18 +170,25 @@ mod tests {
         });
         assert_eq!(calls, 2);
         assert_eq!(cache.len(), 2);
-        // Checks and a wild card's faces are kept the same way; a refused
-        // check is not kept.
+        // A check is kept; a refusal kept without words gets them when asked.
+        let Some(Ok(rules)) = romme_core::ruleset::presets::load("klassisch") else {
+            panic!("preset klassisch");
+        };
+        let checker = MeldChecker::new(&rules, None).expect("checker");
+        let parse = |text: &str| -> Vec<MeldCard> {
+            text.split(' ').map(|c| c.parse().expect("card")).collect()
+        };
+        let run = parse("5h 6h 7h");
+        let first = cache.check(&checker, &run, false).expect("a run");
+        assert_eq!(cache.check(&checker, &run, true), Ok(first));
+        let wrong = parse("5h 6h 9h");
+        let unworded = cache.check(&checker, &wrong, false);
+        assert!(matches!(&unworded, Err(MeldError::Invalid { reason }) if reason.is_empty()));
+        let worded = cache.check(&checker, &wrong, true);
+        assert_eq!(worded, checker.check(&wrong));
+        assert!(matches!(&worded, Err(MeldError::Invalid { reason }) if !reason.is_empty()));
+        // A wild card's faces are kept the same way.
         let meld: Vec<MeldCard> = group(3).iter().map(|&k| MeldCard::plain(k)).collect();
-        let mut checks = 0;
-        for _ in 0..2 {
-            let r: Result<Declaration, ()> = cache.checked(&meld, || {
-                checks += 1;
-                Err(())
-            });
-            assert!(r.is_err());
-        }
-        assert_eq!(checks, 2, "a refusal is asked again");
         let mut reads = 0;
         for _ in 0..3 {
             let faces = cache.wild_lay_offs(&meld, || {

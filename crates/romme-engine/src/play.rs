@@ -77,21 +77,26 @@ impl Game {
         // and not at all when the action is only tried.
         let checker = self.checker()?;
         if self.trial.0 {
-            return checker.check_unworded(cards).map_err(|e| match e {
-                MeldError::Ambiguous { .. } => ActionError::Ambiguous(String::new()),
-                _ => ActionError::InvalidMeld {
-                    cards: String::new(),
-                    reason: String::new(),
-                },
-            });
+            return self
+                .melds
+                .check(&checker, cards, false)
+                .map_err(|e| match e {
+                    MeldError::Ambiguous { .. } => ActionError::Ambiguous(String::new()),
+                    _ => ActionError::InvalidMeld {
+                        cards: String::new(),
+                        reason: String::new(),
+                    },
+                });
         }
-        checker.check(cards).map_err(|e| match e {
-            MeldError::Ambiguous { .. } => ActionError::Ambiguous(format_cards(cards)),
-            other => ActionError::InvalidMeld {
-                cards: format_cards(cards),
-                reason: other.to_string(),
-            },
-        })
+        self.melds
+            .check(&checker, cards, true)
+            .map_err(|e| match e {
+                MeldError::Ambiguous { .. } => ActionError::Ambiguous(format_cards(cards)),
+                other => ActionError::InvalidMeld {
+                    cards: format_cards(cards),
+                    reason: other.to_string(),
+                },
+            })
     }
 
     /// Meld value of everything on the table (counts toward an opening
@@ -255,21 +260,21 @@ impl Game {
             cards.extend(part.cards.iter().copied());
             let checker = self.checker()?;
             let d = if self.trial.0 {
-                checker
-                    .check_unworded(&cards)
-                    .map_err(|_| ActionError::InvalidLayOff {
+                self.melds.check(&checker, &cards, false).map_err(|_| {
+                    ActionError::InvalidLayOff {
                         cards: String::new(),
                         meld: String::new(),
                         reason: String::new(),
-                    })?
+                    }
+                })?
             } else {
-                checker
-                    .check(&cards)
-                    .map_err(|e| ActionError::InvalidLayOff {
+                self.melds.check(&checker, &cards, true).map_err(|e| {
+                    ActionError::InvalidLayOff {
                         cards: format_cards(&part.cards),
                         meld: format_cards(&target.meld_cards()),
                         reason: e.to_string(),
-                    })?
+                    }
+                })?
             };
             let kinds: Vec<CardKind> = part.cards.iter().map(|c| c.card).collect();
             let physical = self.take_for_meld(&mut hand, &kinds)?;
