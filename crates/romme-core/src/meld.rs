@@ -866,19 +866,47 @@ mod tests {
         fits
     }
 
+    /// Random groups of three to five cards around one card (the same rank
+    /// or suit, near ranks, wild cards), from a fixed xorshift sequence.
+    struct Around(u64);
+
+    impl Around {
+        fn next(&mut self, m: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % m
+        }
+
+        fn pick<T: Copy>(&mut self, from: &[T]) -> T {
+            from[self.next(from.len() as u64) as usize]
+        }
+
+        fn group(&mut self, deck: &[CardKind], faces: &[Face]) -> Vec<CardKind> {
+            let pivot = self.pick(faces);
+            let near: Vec<CardKind> = deck
+                .iter()
+                .copied()
+                .filter(|k| {
+                    k.face().is_none_or(|a| {
+                        a.rank == pivot.rank
+                            || (a.suit == pivot.suit
+                                && a.rank.index().abs_diff(pivot.rank.index()) < 5)
+                    })
+                })
+                .collect();
+            let n = 3 + self.next(3) as usize;
+            (0..n).map(|_| self.pick(&near)).collect()
+        }
+    }
+
     /// Fully declared melds (as they lie on the table, in meld order and in
     /// input order, and with a wild card declared as some other face) get
     /// exactly the readings that trying every reading gives, under every
     /// preset and two house rules.
     #[test]
     fn declared_melds_match_as_every_reading_does() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move |m: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % m
-        };
+        let mut around = Around(0x2545_f491_4f6c_dd1d);
         let (mut declared, mut valid) = (0, 0);
         for name in presets::NAMES {
             let Some(Ok(base)) = presets::load(name) else {
@@ -896,27 +924,7 @@ mod tests {
                 let deck: Vec<CardKind> = rules.deck.cards().iter().map(|c| c.kind()).collect();
                 let faces: Vec<Face> = deck.iter().filter_map(|c| c.face()).collect();
                 for _ in 0..120 {
-                    // Around one card: the same rank or suit, near ranks, a
-                    // joker or two.
-                    let pivot = faces[next(faces.len() as u64) as usize];
-                    let near: Vec<CardKind> = deck
-                        .iter()
-                        .copied()
-                        .filter(|k| match k.face() {
-                            Some(a) => {
-                                a.rank == pivot.rank
-                                    || (a.suit == pivot.suit
-                                        && (a.rank.index() as i32 - pivot.rank.index() as i32)
-                                            .abs()
-                                            < 5)
-                            }
-                            None => true,
-                        })
-                        .collect();
-                    let n = 3 + next(3) as usize;
-                    let group: Vec<CardKind> = (0..n)
-                        .map(|_| near[next(near.len() as u64) as usize])
-                        .collect();
+                    let group = around.group(&deck, &faces);
                     if group.iter().filter(|c| c.is_joker()).count() > 2 {
                         continue;
                     }
@@ -926,7 +934,7 @@ mod tests {
                     for d in readings.into_iter().take(3) {
                         let mut wrong = d.cards.clone();
                         if let Some(c) = wrong.iter_mut().find(|c| c.stands_for.is_some()) {
-                            c.stands_for = Some(faces[next(faces.len() as u64) as usize]);
+                            c.stands_for = Some(around.pick(&faces));
                         }
                         for cards in [d.cards.clone(), d.ordered.clone(), wrong] {
                             let Ok(got) = checker.declarations_matching(&cards) else {
@@ -952,13 +960,7 @@ mod tests {
     /// meld order, misdeclared), under every preset.
     #[test]
     fn unworded_checks_answer_as_worded_ones() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |m: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % m
-        };
+        let mut around = Around(0x9e37_79b9_7f4a_7c15);
         let (mut valid, mut invalid) = (0, 0);
         for name in presets::NAMES {
             let Some(Ok(rules)) = presets::load(name) else {
@@ -971,29 +973,14 @@ mod tests {
             let deck: Vec<CardKind> = rules.deck.cards().iter().map(|c| c.kind()).collect();
             let faces: Vec<Face> = deck.iter().filter_map(|c| c.face()).collect();
             for _ in 0..150 {
-                let pivot = faces[next(faces.len() as u64) as usize];
-                let near: Vec<CardKind> = deck
-                    .iter()
-                    .copied()
-                    .filter(|k| {
-                        k.face().is_none_or(|a| {
-                            a.rank == pivot.rank
-                                || (a.suit == pivot.suit
-                                    && a.rank.index().abs_diff(pivot.rank.index()) < 5)
-                        })
-                    })
-                    .collect();
-                let n = 3 + next(3) as usize;
-                let group: Vec<CardKind> = (0..n)
-                    .map(|_| near[next(near.len() as u64) as usize])
-                    .collect();
+                let group = around.group(&deck, &faces);
                 let mut tries: Vec<Vec<MeldCard>> =
                     vec![group.iter().map(|&k| MeldCard::plain(k)).collect()];
                 if let Ok(readings) = checker.declarations(&group) {
                     for d in readings.into_iter().take(2) {
                         let mut wrong = d.cards.clone();
                         if let Some(c) = wrong.iter_mut().find(|c| c.stands_for.is_some()) {
-                            c.stands_for = Some(faces[next(faces.len() as u64) as usize]);
+                            c.stands_for = Some(around.pick(&faces));
                         }
                         tries.extend([d.cards, d.ordered, wrong]);
                     }

@@ -716,79 +716,61 @@ mod tests {
     #[test]
     fn actions_checked_in_place_match_trying_them_on_a_copy() {
         use crate::{Action, DrawSource};
-        use rand::SeedableRng;
-        use rand::seq::IndexedRandom;
 
         let (mut compared, mut refused) = (0usize, 0usize);
-        for name in presets::NAMES {
-            let Some(Ok(rules)) = presets::load(name) else {
-                continue;
-            };
-            let kinds: Vec<romme_core::CardKind> = {
-                let mut k: Vec<_> = rules.deck.cards().iter().map(|c| c.kind()).collect();
-                k.sort_unstable();
-                k.dedup();
-                k
-            };
-            let seats = usize::from(rules.players.min).max(2);
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
-            for seed in 0..3 {
-                let Ok(mut game) = Game::new(rules.clone(), seats, seed) else {
-                    continue;
-                };
-                for _ in 0..400 {
-                    let Some(seat) = game.turn() else {
-                        break;
-                    };
-                    let mut tries = game.legal_actions(seat);
-                    tries.extend(kinds.iter().map(|&card| Action::Discard { card }));
-                    for from in [
-                        DrawSource::Stock,
-                        DrawSource::Discard,
-                        DrawSource::Pile(0),
-                        DrawSource::Pile(1),
-                        DrawSource::Pile(7),
-                    ] {
-                        tries.push(Action::Draw { from });
-                    }
-                    for a in &tries {
-                        let by_copy = game.precheck(seat, a).is_ok()
-                            && game.fork().act(seat, a, &mut Vec::new()).is_ok();
-                        assert_eq!(game.accepts(seat, a), by_copy, "{name}: {a:?}");
-                        // Applied in place or on a copy: the same outcome.
-                        let mut in_place = game.clone();
-                        let got = in_place.apply(seat, a.clone());
-                        let mut copy = game.fork();
-                        let mut events = Vec::new();
-                        let want = game
-                            .precheck(seat, a)
-                            .and_then(|()| copy.act(seat, a, &mut events));
-                        match (got, want) {
-                            (Ok(e), Ok(())) => {
-                                assert_eq!(e, events, "{name}: {a:?}");
-                                copy.history = game.history.clone();
-                                copy.history.extend(events);
-                                copy.log = game.log.clone();
-                                copy.log.push((seat, a.clone()));
-                                assert!(in_place == copy, "{name}: {a:?}");
-                            }
-                            (Err(e), Err(w)) => {
-                                assert_eq!(e, w, "{name}: {a:?}");
-                                assert!(in_place == game, "{name}: {a:?} changed the game");
-                                refused += 1;
-                            }
-                            (g, w) => panic!("{name}: {a:?}: {g:?} against {w:?}"),
-                        }
-                        compared += 1;
-                    }
-                    let listed = game.legal_actions(seat);
-                    let Some(a) = listed.choose(&mut rng) else {
-                        break;
-                    };
-                    game.apply(seat, a.clone()).expect("a listed action");
-                }
+        let walks = crate::walk::Walks {
+            seats: 2,
+            matches: 3,
+            steps: 400,
+            seed: 5,
+        };
+        walks.run(|name, rules, game, seat| {
+            let mut kinds: Vec<romme_core::CardKind> =
+                rules.deck.cards().iter().map(|c| c.kind()).collect();
+            kinds.sort_unstable();
+            kinds.dedup();
+            let mut tries = game.legal_actions(seat);
+            tries.extend(kinds.iter().map(|&card| Action::Discard { card }));
+            for from in [
+                DrawSource::Stock,
+                DrawSource::Discard,
+                DrawSource::Pile(0),
+                DrawSource::Pile(1),
+                DrawSource::Pile(7),
+            ] {
+                tries.push(Action::Draw { from });
             }
-        }
+            for a in &tries {
+                let by_copy = game.precheck(seat, a).is_ok()
+                    && game.fork().act(seat, a, &mut Vec::new()).is_ok();
+                assert_eq!(game.accepts(seat, a), by_copy, "{name}: {a:?}");
+                // Applied in place or on a copy: the same outcome.
+                let mut in_place = game.clone();
+                let got = in_place.apply(seat, a.clone());
+                let mut copy = game.fork();
+                let mut events = Vec::new();
+                let want = game
+                    .precheck(seat, a)
+                    .and_then(|()| copy.act(seat, a, &mut events));
+                match (got, want) {
+                    (Ok(e), Ok(())) => {
+                        assert_eq!(e, events, "{name}: {a:?}");
+                        copy.history = game.history.clone();
+                        copy.history.extend(events);
+                        copy.log = game.log.clone();
+                        copy.log.push((seat, a.clone()));
+                        assert!(in_place == copy, "{name}: {a:?}");
+                    }
+                    (Err(e), Err(w)) => {
+                        assert_eq!(e, w, "{name}: {a:?}");
+                        assert!(in_place == *game, "{name}: {a:?} changed the game");
+                        refused += 1;
+                    }
+                    (g, w) => panic!("{name}: {a:?}: {g:?} against {w:?}"),
+                }
+                compared += 1;
+            }
+        });
         assert!(compared > 10_000, "only {compared} actions compared");
         assert!(refused > 1_000, "only {refused} refusals compared");
     }

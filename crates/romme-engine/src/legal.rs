@@ -973,41 +973,25 @@ mod tests {
     /// never listed twice.
     #[test]
     fn only_kinds_that_can_repeat_are_listed_twice() {
-        use rand::seq::IndexedRandom;
         let mut listings = 0usize;
-        for name in presets::NAMES {
-            let Some(Ok(rules)) = presets::load(name) else {
-                continue;
-            };
-            let seats = usize::from(rules.players.min).max(3);
-            let mut rng = ChaCha8Rng::seed_from_u64(9);
-            for seed in 0..8 {
-                let Ok(mut game) = Game::new(rules.clone(), seats, seed) else {
-                    continue;
-                };
-                for _ in 0..400 {
-                    let Some(seat) = game.turn() else {
-                        break;
-                    };
-                    for mode in [GoOut::Listed, GoOut::Deferred] {
-                        // The list before any filtering, built as
-                        // `candidates_with` builds it.
-                        let (listed, _) = game.candidates_with(seat, mode);
-                        for (i, a) in listed.iter().enumerate() {
-                            if !may_repeat(a) {
-                                assert!(!listed[..i].contains(a), "{name}: {a:?} twice");
-                            }
-                        }
-                        listings += 1;
+        let walks = crate::walk::Walks {
+            seats: 3,
+            matches: 8,
+            steps: 400,
+            seed: 9,
+        };
+        walks.run(|name, _, game, seat| {
+            for mode in [GoOut::Listed, GoOut::Deferred] {
+                // What `candidates_with` lists, duplicates filtered.
+                let (listed, _) = game.candidates_with(seat, mode);
+                for (i, a) in listed.iter().enumerate() {
+                    if !may_repeat(a) {
+                        assert!(!listed[..i].contains(a), "{name}: {a:?} twice");
                     }
-                    let listed = game.legal_actions(seat);
-                    let Some(a) = listed.choose(&mut rng) else {
-                        break;
-                    };
-                    game.apply(seat, a.clone()).expect("a listed action");
                 }
+                listings += 1;
             }
-        }
+        });
         assert!(listings > 8_000, "only {listings} listings");
     }
 
@@ -1017,35 +1001,20 @@ mod tests {
     /// has filled equals the list of a copy that starts with empty ones.
     #[test]
     fn listings_are_the_same_with_empty_caches() {
-        use rand::seq::IndexedRandom;
         let mut compared = 0usize;
-        for name in presets::NAMES {
-            let Some(Ok(rules)) = presets::load(name) else {
-                continue;
-            };
-            let seats = usize::from(rules.players.min).max(3);
-            let mut rng = ChaCha8Rng::seed_from_u64(13);
-            for seed in 0..3 {
-                let Ok(mut game) = Game::new(rules.clone(), seats, seed) else {
-                    continue;
-                };
-                for _ in 0..300 {
-                    let Some(seat) = game.turn() else {
-                        break;
-                    };
-                    let listed = game.legal_actions(seat);
-                    let mut cold = game.clone();
-                    cold.melds = MeldCache::default();
-                    cold.solver = crate::game::SolverCache::default();
-                    assert_eq!(cold.legal_actions(seat), listed, "{name} seed {seed}");
-                    compared += 1;
-                    let Some(a) = listed.choose(&mut rng) else {
-                        break;
-                    };
-                    game.apply(seat, a.clone()).expect("a listed action");
-                }
-            }
-        }
+        let walks = crate::walk::Walks {
+            seats: 3,
+            matches: 3,
+            steps: 300,
+            seed: 13,
+        };
+        walks.run(|name, _, game, seat| {
+            let mut cold = game.clone();
+            cold.melds = MeldCache::default();
+            cold.solver = crate::game::SolverCache::default();
+            assert_eq!(cold.legal_actions(seat), game.legal_actions(seat), "{name}");
+            compared += 1;
+        });
         assert!(compared > 3_000, "only {compared} listings compared");
     }
 

@@ -35,6 +35,8 @@ pub mod record;
 pub mod seat_state;
 mod stock;
 pub mod view;
+#[cfg(test)]
+mod walk;
 
 pub use action::{Action, DrawSource, LayOffPart};
 pub use claims::Claims;

@@ -275,15 +275,7 @@ pub fn go_out_with(
     hand: &[CardKind],
     opened: bool,
 ) -> Result<Option<GoOut>, SolveError> {
-    go_out_search(
-        solver.rules(),
-        solver.round(),
-        Some(solver),
-        (table, None),
-        hand,
-        opened,
-        true,
-    )
+    go_out_given(solver, (table, None), hand, opened)
 }
 
 /// [`go_out_with`] for a table whose melds were checked before: `checked[i]`
@@ -297,15 +289,19 @@ pub fn go_out_checked(
     hand: &[CardKind],
     opened: bool,
 ) -> Result<Option<GoOut>, SolveError> {
-    go_out_search(
-        solver.rules(),
-        solver.round(),
-        Some(solver),
-        (table, Some(checked)),
-        hand,
-        opened,
-        true,
-    )
+    go_out_given(solver, (table, Some(checked)), hand, opened)
+}
+
+/// The way out with a solver built beforehand and the table's melds
+/// checked or not.
+fn go_out_given(
+    solver: &PartitionSolver,
+    table: (&[Vec<MeldCard>], Option<&[Declaration]>),
+    hand: &[CardKind],
+    opened: bool,
+) -> Result<Option<GoOut>, SolveError> {
+    let (rules, round) = (solver.rules(), solver.round());
+    go_out_search(rules, round, Some(solver), table, hand, opened, true)
 }
 
 /// [`go_out`], with or without the check that settles a hand too short
