@@ -26,10 +26,12 @@ use smallvec::SmallVec;
 /// The cards of one candidate meld, sorted, on the stack.
 pub(crate) type Group = SmallVec<[CardKind; 16]>;
 
-/// Groups remembered before the cache starts again: more than a game
-/// meets in practice (a few hundred to a few thousand), so memory stays
-/// bounded whatever a caller does.
-const MAX_GROUPS: usize = 16_384;
+/// Entries each of the cache's maps holds before it starts again (about a
+/// megabyte each): more than a game of random or heuristic seats meets (a
+/// few hundred groups), while a searching bot's playouts or a simulation's
+/// worker, which keeps the cache from match to match, start again now and
+/// then. A server holds one cache per table, so this bounds its memory.
+const MAX_GROUPS: usize = 4_096;
 
 /// The readings of each group met so far, and each table meld's check (see
 /// the module docs).
