@@ -79,6 +79,27 @@ fn lay_offs_with(
     Ok(out)
 }
 
+/// [`lay_offs`] on a table whose melds were checked before (`checked[i]`
+/// is what [`MeldChecker::check`] gives for meld `i`; the hand's cards
+/// checked too).
+pub(crate) fn lay_offs_checked(
+    checker: &MeldChecker,
+    checked: &[Declaration],
+    hand: &[CardKind],
+) -> Vec<LayOff> {
+    let mut out = Vec::new();
+    for (i, base) in checked.iter().enumerate() {
+        let mut at = Bundles {
+            checker,
+            index: i,
+            reach: true,
+            out: &mut out,
+        };
+        at.bundles(base, hand, &mut Vec::new(), &mut Vec::new(), 0);
+    }
+    out
+}
+
 /// The lay-offs on one table meld for many hands, remembered by the hand
 /// cards that could belong to the meld at all (its rank for a set, its suit
 /// for a run, wild cards; in hand order). A hand's other cards never take

@@ -26,7 +26,7 @@ use romme_core::ruleset::{
 };
 use serde::Serialize;
 
-use crate::layoff::{LayOff, MeldLayOffs, laid_value_bound, lay_offs};
+use crate::layoff::{LayOff, MeldLayOffs, laid_value_bound, lay_offs, lay_offs_checked};
 use crate::multiset::remove;
 use crate::partition::{Goal, PartitionSolver, SolveError};
 
@@ -333,23 +333,32 @@ fn go_out_search(
     } else {
         0
     };
-    // A hand too short for a meld of its own goes out only by laying off
-    // every card but the discard (and cards worth nothing, which may stay):
-    // when one of those is in no lay-off, no combination helps. Not
-    // decided here when an exchange could free a wild card to meld with
-    // or a rest is allowed.
-    if precheck && rest_limit == 0 && hand.len() < usize::from(rules.melds.min_len) {
-        let options = if allow {
-            lay_offs(rules, round, table, hand)?
-        } else {
-            Vec::new()
+    // Every card but the discard (and cards worth nothing, which may stay)
+    // must go into a new meld or a lay-off. A card in no lay-off that fits
+    // no meld with the rest of the hand (in a hand too short for a meld of
+    // its own: every card) stays whatever is chosen: with more of those
+    // than discards, no combination helps. Not decided here when an
+    // exchange could free a wild card to meld with or a rest is allowed;
+    // for longer hands only with the table checked beforehand and a solver
+    // at hand (then the check costs little against the combinations).
+    let short = hand.len() < usize::from(rules.melds.min_len);
+    let long_check = given.zip(checked).filter(|_| !short);
+    if precheck && rest_limit == 0 && (short || long_check.is_some()) {
+        let options = match (allow, checked) {
+            (false, _) => Vec::new(),
+            (true, Some(checked)) => lay_offs_checked(&checker, checked, hand),
+            (true, None) => lay_offs(rules, round, table, hand)?,
         };
         if !options.iter().any(LayOff::is_exchange) {
-            let mut uncovered: Vec<CardKind> = hand
-                .iter()
-                .copied()
-                .filter(|&c| card_points(rules, c, round) > 0)
-                .collect();
+            let mut uncovered: Vec<CardKind> = match long_check {
+                Some((solver, _)) => solver
+                    .certain_deadwood(hand)?
+                    .into_iter()
+                    .map(CardKind::Natural)
+                    .collect(),
+                None => hand.to_vec(),
+            };
+            uncovered.retain(|&c| card_points(rules, c, round) > 0);
             for l in &options {
                 uncovered.retain(|c| !l.cards.contains(c));
             }
