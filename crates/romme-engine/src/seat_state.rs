@@ -70,10 +70,10 @@ impl Game {
                 continue;
             }
             // The cards every seat saw go in stay shown; the rest are unseen.
-            let known = &self.known[s];
+            let known = IdSet::of(&self.known[s]);
             let mut shown = Hand::new();
             for &c in &self.hands[s] {
-                if known.contains(&c) {
+                if known.has(c) {
                     shown.push(c);
                 } else {
                     unseen.push(c);
@@ -85,7 +85,8 @@ impl Game {
         sort_by_id(&mut unseen);
         for (known, hand) in public.known.iter_mut().zip(&public.hands) {
             if !known.is_empty() {
-                known.retain(|c| hand.contains(c));
+                let held = IdSet::of(hand);
+                known.retain(|c| held.has(*c));
             }
         }
         let shown = copy_hands(&public.hands);
@@ -198,6 +199,23 @@ fn deal_into(g: &mut Game, hidden: &[usize], pool: &[Card]) {
         end = at;
     }
     g.stock = Pile::from_slice(&pool[..end]);
+}
+
+/// A set of card ids (a card's id is a byte).
+struct IdSet([u64; 4]);
+
+impl IdSet {
+    fn of(cards: &[Card]) -> IdSet {
+        let mut bits = [0u64; 4];
+        for c in cards {
+            bits[usize::from(c.id() >> 6)] |= 1 << (c.id() & 63);
+        }
+        IdSet(bits)
+    }
+
+    fn has(&self, c: Card) -> bool {
+        self.0[usize::from(c.id() >> 6)] >> (c.id() & 63) & 1 == 1
+    }
 }
 
 /// Sort cards by their id (their order) through a set of the 256 possible
