@@ -35,14 +35,13 @@ use romme_core::ruleset::Ruleset;
 use romme_core::scoring::sheet::MatchSheet;
 use romme_core::{Card, CardKind, Face, MeldCard};
 use romme_solver::SolverTables;
-
-use crate::meld_cache::MeldCache;
 use serde::{Deserialize, Serialize};
 
 use crate::action::{Action, LayOffPart};
 use crate::claims::ClaimWindow;
 use crate::error::{ActionError, NewGameError};
 use crate::event::{Event, TableMeld};
+use crate::meld_cache::MeldCache;
 use crate::patience::Patience;
 
 /// Where the match stands.

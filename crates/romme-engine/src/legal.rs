@@ -18,12 +18,8 @@ use romme_core::{Card, CardKind, Face, MeldCard, Rank};
 use smallvec::SmallVec;
 
 use crate::action::{Action, DrawSource, LayOffPart};
-use crate::game::{Game, Phase};
+use crate::game::{Game, Meld, Phase};
 use crate::meld_cache::{Group, MeldCache};
-
-/// Most cards a candidate group holds: a run along the whole line (14
-/// positions with the ace at both ends) or the largest set.
-const GROUP: usize = 16;
 
 /// Number of face slots, as [`Face::index`] counts them.
 const FACES: usize = Face::SLOTS;
@@ -377,7 +373,7 @@ impl Game {
                 &[]
             };
             if kinds_here.is_empty() {
-                continue_or_exchanges(&mut out, plays, i, meld);
+                push_exchanges(&mut out, plays, i, meld);
                 continue;
             }
             let lying = meld.meld_cards();
@@ -388,34 +384,33 @@ impl Game {
                         continue;
                     }
                 }
-                let faces: Arc<[Option<Face>]> = if checker.is_wild(k) {
-                    let mut cards = lying.clone();
-                    cards.push(MeldCard::plain(k));
-                    // The readings of the meld with the wild card added,
-                    // kept per game (the table changes seldom).
-                    self.melds.wild_lay_offs(&cards, || {
-                        match checker.declarations_matching(&cards) {
-                            Ok(ds) => ds
-                                .iter()
-                                .filter_map(|d| d.cards.last().map(|c| c.stands_for))
-                                .collect(),
-                            Err(_) => Arc::from(Vec::new()),
-                        }
-                    })
-                } else {
-                    Arc::from(vec![None])
+                let lay_off = |stands_for: Option<Face>| Action::LayOff {
+                    meld: i,
+                    cards: vec![MeldCard {
+                        card: k,
+                        stands_for,
+                    }],
                 };
-                for &f in faces.iter() {
-                    out.push(Action::LayOff {
-                        meld: i,
-                        cards: vec![MeldCard {
-                            card: k,
-                            stands_for: f,
-                        }],
-                    });
+                if !checker.is_wild(k) {
+                    out.push(lay_off(None));
+                    continue;
                 }
+                let mut cards = lying.clone();
+                cards.push(MeldCard::plain(k));
+                // The readings of the meld with the wild card added, kept per
+                // game (the table changes seldom).
+                let faces = self.melds.wild_lay_offs(&cards, || {
+                    match checker.declarations_matching(&cards) {
+                        Ok(ds) => ds
+                            .iter()
+                            .filter_map(|d| d.cards.last().map(|c| c.stands_for))
+                            .collect(),
+                        Err(_) => Arc::from(Vec::new()),
+                    }
+                });
+                out.extend(faces.iter().map(|&f| lay_off(f)));
             }
-            continue_or_exchanges(&mut out, plays, i, meld);
+            push_exchanges(&mut out, plays, i, meld);
         }
         if plays == Plays::MeldsAndLayOffs {
             return (out, deferred);
@@ -435,7 +430,7 @@ impl Game {
 }
 
 /// The joker exchanges of table meld `i` (when the listing wants them).
-fn continue_or_exchanges(out: &mut Vec<Action>, plays: Plays, i: usize, meld: &crate::game::Meld) {
+fn push_exchanges(out: &mut Vec<Action>, plays: Plays, i: usize, meld: &Meld) {
     if plays == Plays::MeldsAndLayOffs {
         return;
     }
@@ -728,27 +723,27 @@ pub(crate) fn single_melds(
     let mut out: Vec<Arc<[Declaration]>> = Vec::new();
     let mut seen: rustc_hash::FxHashSet<Group> = rustc_hash::FxHashSet::default();
     let mut emit = |g: &[CardKind]| {
-        let mut buf = [CardKind::Joker; GROUP];
-        let sorted = &mut buf[..g.len()];
-        sorted.copy_from_slice(g);
+        let mut sorted = Group::from_slice(g);
         sorted.sort_unstable();
-        let sorted = &*sorted;
-        if seen.contains(sorted) {
+        if seen.contains(&sorted) {
             return;
         }
         let ds = match cache {
-            Some(c) => c.readings(sorted, || readings(checker, sorted)),
-            None => readings(checker, sorted),
+            Some(c) => c.readings(&sorted, || readings(checker, &sorted)),
+            None => readings(checker, &sorted),
         };
-        seen.insert(Group::from_slice(sorted));
+        seen.insert(sorted);
         if !ds.is_empty() {
             out.push(ds);
         }
     };
     let suits = rules.deck.kind.suits();
     let distinct = rules.melds.sets.suits == SetSuits::Distinct;
-    // A group on the stack (sets and runs never hold more than `GROUP`).
-    let mut g = [CardKind::Joker; GROUP];
+    let line = run_line(rules);
+    // The group being built, written in place: a set holds at most the
+    // hand's cards, a run at most the line's positions (on the stack for
+    // ordinary hands).
+    let mut g = Group::from_elem(CardKind::Joker, hand.len().max(line.len()));
     // Sets: per rank (in rank order), every choice of copies per suit,
     // plus wild cards.
     let mut ranks = 0u16;
@@ -784,7 +779,7 @@ pub(crate) fn single_melds(
             if naturals > 0 {
                 for w in 0..=wilds.len() {
                     let total = naturals + w;
-                    if total >= min && total <= max_set && total <= GROUP {
+                    if total >= min && total <= max_set {
                         g[naturals..total].copy_from_slice(&wilds[..w]);
                         emit(&g[..total]);
                     }
@@ -807,7 +802,6 @@ pub(crate) fn single_melds(
     }
     // Runs: windows along the line, naturals where the hand has them, wild
     // cards elsewhere.
-    let line = run_line(rules);
     for &suit in suits {
         for start in 0..line.len() {
             if wilds.is_empty() && count[Face::new(line[start], suit).index()] == 0 {
@@ -818,9 +812,6 @@ pub(crate) fn single_melds(
             let mut used = [0u8; 13];
             for &rank in &line[start..] {
                 let f = Face::new(rank, suit);
-                if len == GROUP {
-                    break;
-                }
                 if count[f.index()] > used[rank.index()] {
                     g[len] = CardKind::Natural(f);
                     used[rank.index()] += 1;

@@ -15,6 +15,8 @@
 //! cache, not state: two caches always compare equal, and the answers are
 //! the same with or without it (a test compares them).
 
+use std::borrow::Borrow;
+use std::hash::Hash;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use romme_core::meld::{Declaration, MeldChecker, MeldError};
@@ -58,17 +60,8 @@ impl MeldCache {
         key: &[CardKind],
         read: impl FnOnce() -> Arc<[Declaration]>,
     ) -> Arc<[Declaration]> {
-        let mut maps = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        let map = &mut maps.groups;
-        if let Some(r) = map.get(key) {
-            return Arc::clone(r);
-        }
-        if map.len() >= MAX_GROUPS {
-            map.clear();
-        }
-        let r = read();
-        map.insert(Group::from_slice(key), Arc::clone(&r));
-        r
+        let mut maps = self.lock();
+        remembered(&mut maps.groups, key, read)
     }
 
     /// The faces the wild card added last to the table meld `cards` may take
@@ -79,16 +72,8 @@ impl MeldCache {
         cards: &[MeldCard],
         read: impl FnOnce() -> Arc<[Option<Face>]>,
     ) -> Arc<[Option<Face>]> {
-        let mut maps = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(f) = maps.wild_lay_offs.get(cards) {
-            return Arc::clone(f);
-        }
-        if maps.wild_lay_offs.len() >= MAX_GROUPS {
-            maps.wild_lay_offs.clear();
-        }
-        let f = read();
-        maps.wild_lay_offs.insert(cards.to_vec(), Arc::clone(&f));
-        f
+        let mut maps = self.lock();
+        remembered(&mut maps.wild_lay_offs, cards, read)
     }
 
     /// [`MeldChecker::check`] of `cards` (`worded`) or
@@ -100,7 +85,7 @@ impl MeldCache {
         cards: &[MeldCard],
         worded: bool,
     ) -> Result<Declaration, MeldError> {
-        let mut maps = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut maps = self.lock();
         if let Some((r, has_words)) = maps.checks.get(cards) {
             if r.is_ok() || *has_words || !worded {
                 return r.clone();
@@ -118,6 +103,12 @@ impl MeldCache {
         r
     }
 
+    /// The maps (a thread that panicked holding them left them whole:
+    /// every entry is written at once).
+    fn lock(&self) -> std::sync::MutexGuard<'_, Maps> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
     /// Number of groups remembered.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
@@ -129,6 +120,29 @@ impl MeldCache {
     pub(crate) fn shares(&self, other: &MeldCache) -> bool {
         Arc::ptr_eq(&self.0, &other.0)
     }
+}
+
+/// The value for `key` in `map`, made by `make` the first time (the map
+/// starts again when full).
+fn remembered<T, K, V>(
+    map: &mut FxHashMap<K, Arc<V>>,
+    key: &[T],
+    make: impl FnOnce() -> Arc<V>,
+) -> Arc<V>
+where
+    T: Hash + Eq,
+    K: Borrow<[T]> + Hash + Eq + for<'a> From<&'a [T]>,
+    V: ?Sized,
+{
+    if let Some(v) = map.get(key) {
+        return Arc::clone(v);
+    }
+    if map.len() >= MAX_GROUPS {
+        map.clear();
+    }
+    let v = make();
+    map.insert(K::from(key), Arc::clone(&v));
+    v
 }
 
 impl std::fmt::Debug for MeldCache {

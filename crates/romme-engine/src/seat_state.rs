@@ -46,8 +46,6 @@ pub struct SeatState {
     shown: Seats<Hand>,
     /// Hidden cards per seat (0 for the own seat).
     hidden: Vec<usize>,
-    /// Cards in the stock.
-    stock: usize,
     /// Every card the seat has not seen, sorted.
     unseen: Vec<Card>,
 }
@@ -96,7 +94,6 @@ impl Game {
             any: public,
             shown,
             hidden,
-            stock: self.stock.len(),
             unseen,
         }
     }
@@ -178,9 +175,12 @@ impl SeatState {
     fn deal(&self, pool: &[Card], seed: u64) -> Game {
         let mut g = self.any.fork();
         g.seed = seed;
-        for (hand, shown) in g.hands.iter_mut().zip(&self.shown) {
-            hand.clear();
-            hand.extend_from_slice(shown);
+        // Only the hidden places change (the other hands are all seen).
+        for ((hand, shown), &n) in g.hands.iter_mut().zip(&self.shown).zip(&self.hidden) {
+            if n > 0 {
+                hand.clear();
+                hand.extend_from_slice(shown);
+            }
         }
         deal_into(&mut g, &self.hidden, pool);
         g
@@ -202,19 +202,43 @@ fn deal_into(g: &mut Game, hidden: &[usize], pool: &[Card]) {
 }
 
 /// A set of card ids (a card's id is a byte).
+#[derive(Default)]
 struct IdSet([u64; 4]);
 
 impl IdSet {
     fn of(cards: &[Card]) -> IdSet {
-        let mut bits = [0u64; 4];
-        for c in cards {
-            bits[usize::from(c.id() >> 6)] |= 1 << (c.id() & 63);
+        let mut set = IdSet::default();
+        for &c in cards {
+            set.insert(c);
         }
-        IdSet(bits)
+        set
+    }
+
+    /// Add `c`; false if it was in already.
+    fn insert(&mut self, c: Card) -> bool {
+        let (word, bit) = (usize::from(c.id() >> 6), c.id() & 63);
+        let new = self.0[word] >> bit & 1 == 0;
+        self.0[word] |= 1 << bit;
+        new
     }
 
     fn has(&self, c: Card) -> bool {
         self.0[usize::from(c.id() >> 6)] >> (c.id() & 63) & 1 == 1
+    }
+
+    /// The cards in the set, by id.
+    fn cards(&self) -> impl Iterator<Item = Card> + '_ {
+        (0u8..).zip(&self.0).flat_map(|(word, &set)| {
+            let mut left = set;
+            std::iter::from_fn(move || {
+                (left != 0).then(|| {
+                    // Below 64, so the id is below 256.
+                    let bit = left.trailing_zeros() as u8;
+                    left &= left - 1;
+                    Card::from_id(word * 64 + bit)
+                })
+            })
+        })
     }
 }
 
@@ -224,27 +248,16 @@ impl IdSet {
 fn sort_by_id(cards: &mut [Card]) {
     // A game's card ids are distinct: mark them in a 256-bit set and read
     // it back in order.
-    let mut bits = [0u64; 4];
-    for c in cards.iter() {
-        let id = c.id();
-        let (word, bit) = (usize::from(id >> 6), id & 63);
-        if bits[word] >> bit & 1 == 1 {
+    let mut set = IdSet::default();
+    for &c in cards.iter() {
+        if !set.insert(c) {
             // A repeated id (not in a game): the general sort.
             cards.sort_unstable();
             return;
         }
-        bits[word] |= 1 << bit;
     }
-    let mut at = 0;
-    for (word, &set) in (0u8..).zip(&bits) {
-        let mut left = set;
-        while left != 0 {
-            // Below 64, so the id is below 256.
-            let bit = left.trailing_zeros() as u8;
-            left &= left - 1;
-            cards[at] = Card::from_id(word * 64 + bit);
-            at += 1;
-        }
+    for (slot, c) in cards.iter_mut().zip(set.cards()) {
+        *slot = c;
     }
 }
 

@@ -65,34 +65,28 @@ fn lay_offs_with(
 ) -> Result<Vec<LayOff>, SolveError> {
     let checker = MeldChecker::new(rules, round)?;
     checker.check_cards(hand)?;
-    let mut out = Vec::new();
-    for (i, meld) in table.iter().enumerate() {
-        let base = checker.check(meld)?;
-        let mut at = Bundles {
-            checker: &checker,
-            index: i,
-            reach,
-            out: &mut out,
-        };
-        at.bundles(&base, hand, &mut Vec::new(), &mut Vec::new(), 0);
-    }
-    Ok(out)
+    let checked: Vec<Declaration> = table
+        .iter()
+        .map(|m| checker.check(m))
+        .collect::<Result<_, _>>()?;
+    Ok(lay_offs_checked(&checker, &checked, hand, reach))
 }
 
-/// [`lay_offs`] on a table whose melds were checked before (`checked[i]`
-/// is what [`MeldChecker::check`] gives for meld `i`; the hand's cards
-/// checked too).
+/// [`lay_offs_with`] on a table whose melds were checked before
+/// (`checked[i]` is what [`MeldChecker::check`] gives for meld `i`; the
+/// hand's cards checked too).
 pub(crate) fn lay_offs_checked(
     checker: &MeldChecker,
     checked: &[Declaration],
     hand: &[CardKind],
+    reach: bool,
 ) -> Vec<LayOff> {
     let mut out = Vec::new();
     for (i, base) in checked.iter().enumerate() {
         let mut at = Bundles {
             checker,
             index: i,
-            reach: true,
+            reach,
             out: &mut out,
         };
         at.bundles(base, hand, &mut Vec::new(), &mut Vec::new(), 0);
@@ -123,12 +117,7 @@ impl<'c> MeldLayOffs<'c> {
         index: usize,
         meld: &[MeldCard],
     ) -> Result<Self, SolveError> {
-        Ok(MeldLayOffs {
-            checker,
-            index,
-            base: checker.check(meld)?,
-            memo: Default::default(),
-        })
+        Ok(MeldLayOffs::checked(checker, index, checker.check(meld)?))
     }
 
     /// The lay-offs on a meld already checked: `base` is what

@@ -346,7 +346,7 @@ fn go_out_search(
     if precheck && rest_limit == 0 && (short || long_check.is_some()) {
         let options = match (allow, checked) {
             (false, _) => Vec::new(),
-            (true, Some(checked)) => lay_offs_checked(&checker, checked, hand),
+            (true, Some(checked)) => lay_offs_checked(&checker, checked, hand, true),
             (true, None) => lay_offs(rules, round, table, hand)?,
         };
         if !options.iter().any(LayOff::is_exchange) {
