@@ -659,6 +659,8 @@ struct Search<'t> {
     remaining: usize,
     shapes: Shapes,
     dead: Faces,
+    /// How many of `dead` are certain deadwood (set aside before the search).
+    certain: usize,
     best: Option<Best>,
     /// Search nodes visited (a machine-independent measure of effort).
     nodes: u64,
@@ -745,9 +747,13 @@ impl Search<'_> {
     /// Whether this branch can still beat the best partition found: its
     /// deadwood so far plus the penalty of the cards left that fit no meld
     /// any more (stranded) against the best's.
-    fn bound_ok(&self) -> bool {
+    ///
+    /// `Some` with the stranded faces when the branch may still win, else
+    /// `None`.
+    fn bound(&self) -> Option<u128> {
+        let stranded = self.stranded();
         let Some(b) = &self.best else {
-            return true;
+            return Some(stranded);
         };
         let beats = |deadwood: u32, lost: usize| {
             deadwood < b.deadwood
@@ -755,20 +761,53 @@ impl Search<'_> {
                     && self.melded + self.remaining + self.tokens - lost > b.melded)
         };
         if !beats(self.deadwood, 0) {
-            return false;
+            return None;
         }
-        let mut stranded = self.stranded();
         if stranded == 0 {
-            return true;
+            return Some(0);
         }
         let (mut lost_value, mut lost) = (0, 0);
-        while stranded != 0 {
-            let f = stranded.trailing_zeros() as usize;
-            stranded &= stranded - 1;
+        let mut left = stranded;
+        while left != 0 {
+            let f = left.trailing_zeros() as usize;
+            left &= left - 1;
             lost_value += self.t.penalty[f] * u32::from(self.counts[f]);
             lost += usize::from(self.counts[f]);
         }
-        beats(self.deadwood + lost_value, lost)
+        beats(self.deadwood + lost_value, lost).then_some(stranded)
+    }
+
+    /// Leave every copy of the `stranded` faces unmatched at once: they fit
+    /// no meld in any completion, so their only branch is "unmatched", one
+    /// node each. Returns how many cards were set aside.
+    fn strand_all(&mut self, mut stranded: u128) -> usize {
+        let mut n = 0;
+        while stranded != 0 {
+            let f = stranded.trailing_zeros() as usize;
+            stranded &= stranded - 1;
+            let c = self.counts[f];
+            self.deadwood += self.t.penalty[f] * u32::from(c);
+            for _ in 0..c {
+                // Face indices are below 65.
+                self.dead.push(f as u8);
+            }
+            n += usize::from(c);
+            self.take(f, c);
+        }
+        self.remaining -= n;
+        n
+    }
+
+    /// Undo [`Search::strand_all`].
+    fn unstrand_all(&mut self, n: usize) {
+        self.remaining += n;
+        for _ in 0..n {
+            if let Some(f) = self.dead.pop() {
+                let f = usize::from(f);
+                self.deadwood -= self.t.penalty[f];
+                self.put(f, 1);
+            }
+        }
     }
 
     /// The faces left that fit no meld with the other cards left and the
@@ -783,9 +822,20 @@ impl Search<'_> {
 
     fn dfs(&mut self, from: usize) {
         self.nodes += 1;
-        if !self.bound_ok() {
+        let Some(stranded) = self.bound() else {
             return;
+        };
+        if stranded != 0 {
+            let n = self.strand_all(stranded);
+            self.branch(from);
+            self.unstrand_all(n);
+        } else {
+            self.branch(from);
         }
+    }
+
+    /// The branches at the lowest card left (or the leaf).
+    fn branch(&mut self, from: usize) {
         let Some(x) = self.lowest(from) else {
             self.leaf();
             return;
@@ -878,17 +928,22 @@ impl Search<'_> {
                     b.shapes.extend_from_slice(&self.shapes);
                     b.dead.clear();
                     b.dead.extend_from_slice(&self.dead);
+                    b.dead[self.certain..].sort_unstable();
                     b.absorbed = a;
                     b.wild_melded = v;
                     b.points = points;
                 }
                 None => {
                     // `from_slice` copies as a block (`clone` element by element).
+                    let mut dead = Faces::from_slice(&self.dead);
+                    // Stranded cards are set aside out of order: the search's
+                    // unmatched cards in ascending order, as met.
+                    dead[self.certain..].sort_unstable();
                     self.best = Some(Best {
                         deadwood,
                         melded,
                         shapes: Shapes::from_slice(&self.shapes),
-                        dead: Faces::from_slice(&self.dead),
+                        dead,
                         absorbed: a,
                         wild_melded: v,
                         points,
@@ -1667,6 +1722,7 @@ impl<'r> PartitionSolver<'r> {
             melded: 0,
             remaining,
             shapes: Shapes::new(),
+            certain: dead.len(),
             dead,
             best: None,
             nodes: 0,
@@ -1985,6 +2041,30 @@ mod tests {
             }
         }
         assert!(checked >= 3, "only {checked} presets use the fast test");
+    }
+
+    /// Cards that fit no meld once the joker is placed are set aside in
+    /// one node, not one node each; the answer is unchanged (the unmatched
+    /// cards still come in ascending order after the certain deadwood).
+    #[test]
+    fn stranded_cards_are_set_aside_at_once() {
+        use romme_core::notation::parse_cards;
+        let Some(Ok(rules)) = presets::load("klassisch") else {
+            panic!("klassisch");
+        };
+        let solver = super::PartitionSolver::new(&rules, None).expect("solver");
+        // Three pairs, each a meld with the one joker; Ks fits nothing.
+        let hand = parse_cards("2h 4h 7s 9s Jd Jc * Ks").expect("cards");
+        let p = solver.solve(&hand).expect("solves");
+        assert_eq!(p.melds.len(), 1);
+        // The jacks are the dearest pair: the joker goes to them.
+        assert_eq!(p.deadwood, 2 + 4 + 7 + 9 + 10);
+        let unmatched: Vec<String> = p.unmatched.iter().map(ToString::to_string).collect();
+        assert_eq!(unmatched, ["Ks", "2h", "4h", "7s", "9s"]);
+        // The search visits 5 nodes; with a node per stranded card it
+        // visited 10.
+        let nodes = solver.effort(&hand).expect("effort");
+        assert!(nodes <= 6, "{nodes} nodes");
     }
 
     /// A solver made from kept tables answers as one built on the spot, on
