@@ -37,6 +37,10 @@ mod sweep;
 
 use strand::StrandMasks;
 
+/// A hand's wild cards with their penalties, cheapest first (on the stack
+/// for any real hand: no allocation per solve).
+type Wilds = SmallVec<[(u32, CardKind); 8]>;
+
 /// Number of face slots (5 suits × 13 ranks).
 pub(crate) const FACES: usize = Face::SLOTS;
 
@@ -814,6 +818,9 @@ impl Search<'_> {
     /// wild tokens left (see [`strand`]). Only where the bit-parallel test
     /// applies: the per-face test costs more per node than it saves.
     fn stranded(&self) -> u128 {
+        if self.present == 0 {
+            return 0;
+        }
         match &self.t.strand {
             Some(m) if self.tokens + 1 < self.t.min_len => m.stranded(self.present, self.tokens),
             _ => 0,
@@ -1193,7 +1200,8 @@ impl Search<'_> {
         let mut sub = suits;
         loop {
             let n = 1 + sub.count_ones() as usize;
-            if n <= self.t.max_set {
+            // Too few naturals for the tokens left to make a set: skip.
+            if n <= self.t.max_set && n + self.tokens >= self.t.min_len {
                 for s in suits_of(sub) {
                     self.take(s * 13 + rank, 1);
                     per_suit[s] = 1;
@@ -1552,7 +1560,10 @@ impl<'r> PartitionSolver<'r> {
             (Some(b), Some(a)) => changed_melds(&self.tables, &a.originals, &b.shapes),
             _ => 0,
         };
-        let best = search.best.as_ref().map(|b| self.build(b, wild_cards));
+        let best = search
+            .best
+            .as_ref()
+            .map(|b| self.build(b, wild_cards.into()));
         (best, stopped, changes, effort)
     }
 
@@ -1608,7 +1619,7 @@ impl<'r> PartitionSolver<'r> {
                 b.dead.extend(dead);
                 b.deadwood += paid;
                 let changes = changed_melds(t, &arrange.originals, &b.shapes);
-                (Some(self.build(&b, wild_cards.to_vec())), changes)
+                (Some(self.build(&b, Wilds::from_slice(wild_cards))), changes)
             }
             None => (None, 0),
         })
@@ -1649,12 +1660,12 @@ impl<'r> PartitionSolver<'r> {
     /// their penalty, cheapest first); reject cards the deck does not have,
     /// or has fewer copies of.
     #[allow(clippy::type_complexity)]
-    fn split(&self, hand: &[CardKind]) -> Result<([u8; FACES], Vec<(u32, CardKind)>), SolveError> {
+    fn split(&self, hand: &[CardKind]) -> Result<([u8; FACES], Wilds), SolveError> {
         let t = &self.tables;
         let mut counts = [0u8; FACES];
         let mut per_face = [0u8; FACES];
         let mut jokers = 0usize;
-        let mut wild_cards: Vec<(u32, CardKind)> = Vec::new();
+        let mut wild_cards = Wilds::new();
         for &c in hand {
             match c {
                 CardKind::Natural(f) => {
@@ -1745,7 +1756,7 @@ impl<'r> PartitionSolver<'r> {
 
     /// Turn the compact best into melds of cards with declarations. Wild
     /// cards go into melds from the most expensive down.
-    fn build(&self, best: &Best, mut wilds: Vec<(u32, CardKind)>) -> Partition {
+    fn build(&self, best: &Best, mut wilds: Wilds) -> Partition {
         let t = &self.tables;
         // Pop from the end: most expensive first.
         let mut next_wild = || wilds.pop().map(|(_, c)| c);
