@@ -12,7 +12,8 @@
 //! A branch is cut when its deadwood so far plus the penalty of the cards
 //! left that fit no meld any more (stranded, worked out bit-parallel by
 //! `partition/strand.rs` where the ruleset's lines allow) cannot beat the best
-//! partition found. Longer melds are tried first, so that good answers
+//! partition found; otherwise those stranded cards are left unmatched at
+//! once, in one node (they have no other branch). Longer melds are tried first, so that good answers
 //! come early; among partitions of equal deadwood and equal cards melded
 //! the first found is kept, which makes the answer deterministic.
 //!
