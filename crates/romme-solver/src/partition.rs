@@ -1496,17 +1496,18 @@ impl<'r> PartitionSolver<'r> {
     /// The best partition of `hand`.
     pub fn solve(&self, hand: &[CardKind]) -> Result<Partition, SolveError> {
         let (counts, wild_cards) = self.split(hand)?;
-        let search = self.search(counts, &wild_cards);
-        let best = search.best.unwrap_or(Best {
-            deadwood: 0,
-            melded: 0,
-            shapes: Shapes::new(),
-            dead: Faces::new(),
-            absorbed: 0,
-            wild_melded: 0,
-            points: 0,
-        });
-        Ok(self.build(&best, wild_cards))
+        Ok(self.search(counts, &wild_cards, None, None, |search| {
+            let best = search.best.take().unwrap_or(Best {
+                deadwood: 0,
+                melded: 0,
+                shapes: Shapes::new(),
+                dead: Faces::new(),
+                absorbed: 0,
+                wild_melded: 0,
+                points: 0,
+            });
+            self.build(&best, &wild_cards)
+        }))
     }
 
     /// The best partition whose melds satisfy `goal` (an opening): least
@@ -1518,11 +1519,14 @@ impl<'r> PartitionSolver<'r> {
         goal: Goal,
     ) -> Result<Option<(Partition, u32)>, SolveError> {
         let (counts, wild_cards) = self.split(hand)?;
-        let search = self.search_goal(counts, &wild_cards, Some(goal));
-        Ok(search.best.map(|b| {
-            let points = b.points;
-            (self.build(&b, wild_cards), points)
-        }))
+        Ok(
+            self.search(counts, &wild_cards, Some(goal), None, |search| {
+                search
+                    .best
+                    .as_ref()
+                    .map(|b| (self.build(b, &wild_cards), b.points))
+            }),
+        )
     }
 
     /// Rearrangement search over face counts: `wild_cards` are the hand's
@@ -1554,17 +1558,17 @@ impl<'r> PartitionSolver<'r> {
         {
             return (best, false, changes, effort);
         }
-        let search = self.search_full(counts, &wild_cards, None, Some(arrange));
-        effort += search.nodes;
-        let stopped = search.arrange.as_ref().is_some_and(|a| a.stopped);
-        let changes = match (&search.best, &search.arrange) {
-            (Some(b), Some(a)) => changed_melds(&self.tables, &a.originals, &b.shapes),
-            _ => 0,
-        };
-        let best = search
-            .best
-            .as_ref()
-            .map(|b| self.build(b, wild_cards.into()));
+        let (best, stopped, changes, nodes) =
+            self.search(counts, &wild_cards, None, Some(arrange), |search| {
+                let stopped = search.arrange.as_ref().is_some_and(|a| a.stopped);
+                let changes = match (&search.best, &search.arrange) {
+                    (Some(b), Some(a)) => changed_melds(&self.tables, &a.originals, &b.shapes),
+                    _ => 0,
+                };
+                (search.best.take(), stopped, changes, search.nodes)
+            });
+        effort += nodes;
+        let best = best.as_ref().map(|b| self.build(b, &wild_cards));
         (best, stopped, changes, effort)
     }
 
@@ -1620,7 +1624,7 @@ impl<'r> PartitionSolver<'r> {
                 b.dead.extend(dead);
                 b.deadwood += paid;
                 let changes = changed_melds(t, &arrange.originals, &b.shapes);
-                (Some(self.build(&b, Wilds::from_slice(wild_cards))), changes)
+                (Some(self.build(&b, wild_cards)), changes)
             }
             None => (None, 0),
         })
@@ -1630,8 +1634,12 @@ impl<'r> PartitionSolver<'r> {
     /// building the melds (what a bot's evaluation needs).
     pub fn deadwood(&self, hand: &[CardKind]) -> Result<(u32, usize), SolveError> {
         let (counts, wild_cards) = self.split(hand)?;
-        let search = self.search(counts, &wild_cards);
-        Ok(search.best.map_or((0, 0), |b| (b.deadwood, b.melded)))
+        Ok(self.search(counts, &wild_cards, None, None, |search| {
+            search
+                .best
+                .as_ref()
+                .map_or((0, 0), |b| (b.deadwood, b.melded))
+        }))
     }
 
     /// Search nodes the solver visits for `hand`: a machine-independent
@@ -1639,7 +1647,7 @@ impl<'r> PartitionSolver<'r> {
     /// case without timing noise).
     pub fn effort(&self, hand: &[CardKind]) -> Result<u64, SolveError> {
         let (counts, wild_cards) = self.split(hand)?;
-        Ok(self.search(counts, &wild_cards).nodes)
+        Ok(self.search(counts, &wild_cards, None, None, |search| search.nodes))
     }
 
     /// The natural cards of `hand` that fit no meld with the rest of it
@@ -1695,27 +1703,16 @@ impl<'r> PartitionSolver<'r> {
         Ok((counts, wild_cards))
     }
 
-    /// Remove certain deadwood, then search.
-    fn search(&self, counts: [u8; FACES], wild_cards: &[(u32, CardKind)]) -> Search<'_> {
-        self.search_goal(counts, wild_cards, None)
-    }
-
-    fn search_goal(
-        &self,
-        counts: [u8; FACES],
-        wild_cards: &[(u32, CardKind)],
-        goal: Option<Goal>,
-    ) -> Search<'_> {
-        self.search_full(counts, wild_cards, goal, None)
-    }
-
-    fn search_full(
+    /// Remove certain deadwood, search, and hand the finished search to
+    /// `finish` (in this frame: the search state is not moved).
+    fn search<R>(
         &self,
         mut counts: [u8; FACES],
         wild_cards: &[(u32, CardKind)],
         goal: Option<Goal>,
         arrange: Option<Arrange>,
-    ) -> Search<'_> {
+        finish: impl FnOnce(&mut Search<'_>) -> R,
+    ) -> R {
         let t = &self.tables;
         let tokens = wild_cards.len();
         let (dead, deadwood, present) = t.certain_deadwood(&mut counts, tokens, arrange.as_ref());
@@ -1752,15 +1749,20 @@ impl<'r> PartitionSolver<'r> {
         } else {
             search.dfs(0);
         }
-        search
+        finish(&mut search)
     }
 
     /// Turn the compact best into melds of cards with declarations. Wild
     /// cards go into melds from the most expensive down.
-    fn build(&self, best: &Best, mut wilds: Wilds) -> Partition {
+    fn build(&self, best: &Best, wilds: &[(u32, CardKind)]) -> Partition {
         let t = &self.tables;
         // Pop from the end: most expensive first.
-        let mut next_wild = || wilds.pop().map(|(_, c)| c);
+        let mut wilds = wilds;
+        let mut next_wild = || {
+            let (last, rest) = wilds.split_last()?;
+            wilds = rest;
+            Some(last.1)
+        };
         // No allocation for a hand without melds.
         let mut melds = Vec::with_capacity(best.shapes.len() + usize::from(best.wild_melded > 0));
         // Spare tokens join the melds with room, in order.
