@@ -13,8 +13,13 @@ meld; maximise the penalty points melded (= minimise deadwood).
     pip install highspy
     cargo run --release -p romme-solver --example partition_export -- 200 13 > /tmp/hands.jsonl
     python3 bench/ilp_partition.py /tmp/hands.jsonl
+
+Each hand is solved REPS times (environment, default 3) and its best time
+kept, as romme's time is its best of five batches: a single run would
+count the machine's hiccups against HiGHS.
 """
 import json
+import os
 import statistics
 import sys
 import time
@@ -48,21 +53,27 @@ def solve_ilp(penalties, melds):
 
 
 def main(path):
+    reps = max(1, int(os.environ.get("REPS", "3")))
     romme_times, ilp_times, solve_times = [], [], []
     mismatches = 0
     with open(path) as f:
         for line in f:
             hand = json.loads(line)
-            start = time.perf_counter()
-            deadwood, solve_only = solve_ilp(hand["penalties"], hand["melds"])
-            ilp_times.append(time.perf_counter() - start)
-            solve_times.append(solve_only)
+            best_total, best_solve = float("inf"), float("inf")
+            for _ in range(reps):
+                start = time.perf_counter()
+                deadwood, solve_only = solve_ilp(hand["penalties"], hand["melds"])
+                best_total = min(best_total, time.perf_counter() - start)
+                best_solve = min(best_solve, solve_only)
+            ilp_times.append(best_total)
+            solve_times.append(best_solve)
             romme_times.append(hand["romme_ns"] / 1e9)
             if deadwood != hand["romme_deadwood"]:
                 mismatches += 1
                 print("MISMATCH", hand["hand"], deadwood, hand["romme_deadwood"])
     med_r = statistics.median(romme_times)
     med_i = statistics.median(ilp_times)
+    print(f"HiGHS timed as the best of {reps} runs per hand")
     print(f"hands: {len(romme_times)}, identical optimum: {len(romme_times) - mismatches}/{len(romme_times)}")
     print(f"romme  median {med_r * 1e6:9.2f} us   mean {statistics.mean(romme_times) * 1e6:9.2f} us")
     print(f"HiGHS  median {med_i * 1e6:9.2f} us   mean {statistics.mean(ilp_times) * 1e6:9.2f} us  (model build + solve, in-process)")
