@@ -87,6 +87,13 @@ fn main() {
                 placed += r.placed.len();
             }
         }
+        if times.is_empty() {
+            println!(
+                "{:<16} no position (SEED must be below POSITIONS)",
+                format!("~{target}")
+            );
+            continue;
+        }
         times.sort_unstable();
         let pct = |q: f64| times[((times.len() as f64 - 1.0) * q) as usize] as f64 / 1e6;
         let mean = times.iter().sum::<u64>() as f64 / times.len() as f64 / 1e6;

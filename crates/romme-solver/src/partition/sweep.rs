@@ -1014,7 +1014,12 @@ impl<'t> Sweep<'t> {
             let options = self.set_choices(p, rank, pool, set_budget);
             // Most combinations leave copies no set takes: skip them before
             // building the next state.
-            if options.iter().all(|sc| changes + sc.cost >= self.cut) {
+            // Each kept choice is cheaper than the one before it (it uses
+            // more tokens), so the last is the least.
+            if options
+                .last()
+                .is_none_or(|sc| changes + sc.cost >= self.cut)
+            {
                 continue;
             }
             let Some(next) = self.next_state(p, state, per_suit, picks, used) else {
