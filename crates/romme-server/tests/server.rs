@@ -269,7 +269,8 @@ async fn bad_messages_are_rejected_and_change_nothing() {
         .await
         .expect("answer");
     assert_eq!(r["code"], "malformed", "{r}");
-    // Oversized.
+    // Oversized. Also twice the connection's read buffer (one
+    // `max_message`): the frame is still read whole and answered.
     let big = json!({"type": "chat", "table": table, "text": "x".repeat(4000), "id": 99});
     ann.send_raw(&big.to_string()).await.expect("send");
     let r = ann
@@ -277,6 +278,14 @@ async fn bad_messages_are_rejected_and_change_nothing() {
         .await
         .expect("reject");
     assert_eq!(r["code"], "too_large");
+    // The whole message was read: its full length is reported.
+    let len = big.to_string().len();
+    assert!(
+        r["message"]
+            .as_str()
+            .is_some_and(|m| m.contains(&format!("{len} bytes"))),
+        "{r}"
+    );
     // A foreign seat: Eve sits nowhere and acts.
     let r = eve
         .call(json!({"type": "act", "table": table, "seq": 1, "action": {"type": "draw", "from": "stock"}}))
