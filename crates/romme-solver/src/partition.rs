@@ -13,9 +13,10 @@
 //! left that fit no meld any more (stranded, worked out bit-parallel by
 //! `partition/strand.rs` where the ruleset's lines allow) cannot beat the best
 //! partition found; otherwise those stranded cards are left unmatched at
-//! once, in one node (they have no other branch). Longer melds are tried first, so that good answers
-//! come early; among partitions of equal deadwood and equal cards melded
-//! the first found is kept, which makes the answer deterministic.
+//! once, in one node (they have no other branch). Longer melds are tried
+//! first, so that good answers come early; among partitions of equal
+//! deadwood and equal cards melded the first found is kept, which makes the
+//! answer deterministic.
 //!
 //! Reading for the limits: a round wild is counted as a wild card wherever
 //! it stands (it is a token). In the shipped presets round wilds only occur
