@@ -511,24 +511,24 @@ impl Tables {
         let mut present = presence(counts);
         if let (None, Some(m)) = (arrange, &self.strand) {
             if tokens + 1 < self.min_len {
-                // Bit-parallel: strip the stranded faces until none is left.
-                loop {
-                    let mut stranded = m.stranded(present, tokens);
-                    if stranded == 0 {
-                        return (dead, paid, present);
+                // Bit-parallel, in one pass: a window or set that would hold
+                // another card together with a stranded one would hold the
+                // stranded one too, so setting stranded cards aside strands
+                // no other card.
+                let mut stranded = m.stranded(present, tokens);
+                present &= !stranded;
+                while stranded != 0 {
+                    let f = stranded.trailing_zeros() as usize;
+                    stranded &= stranded - 1;
+                    for _ in 0..counts[f] {
+                        // Face indices are below 65.
+                        dead.push(f as u8);
+                        paid += self.penalty[f];
                     }
-                    present &= !stranded;
-                    while stranded != 0 {
-                        let f = stranded.trailing_zeros() as usize;
-                        stranded &= stranded - 1;
-                        for _ in 0..counts[f] {
-                            // Face indices are below 65.
-                            dead.push(f as u8);
-                            paid += self.penalty[f];
-                        }
-                        counts[f] = 0;
-                    }
+                    counts[f] = 0;
                 }
+                debug_assert_eq!(m.stranded(present, tokens), 0);
+                return (dead, paid, present);
             }
         }
         loop {
@@ -2050,6 +2050,13 @@ mod tests {
                     assert_eq!(
                         strand.stranded(present, tokens),
                         want,
+                        "{name}, {tokens} tokens, faces {present:b}"
+                    );
+                    // Setting the stranded cards aside strands no other
+                    // (the pre-check strips them in one pass).
+                    assert_eq!(
+                        strand.stranded(present & !want, tokens),
+                        0,
                         "{name}, {tokens} tokens, faces {present:b}"
                     );
                 }
