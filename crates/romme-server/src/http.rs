@@ -184,11 +184,11 @@ async fn ws(
     // limit (`max_message`) is checked per message with a clear rejection.
     let hard = config.max_message * 16;
     // The read buffer holds one protocol message (a larger frame is read in
-    // several chunks): the library's 128 KiB default, reserved for every
-    // connection, made up most of the server's memory with thousands of
-    // players connected.
+    // several chunks), within 1-64 KiB: the library's 128 KiB default,
+    // reserved for every connection, made up most of the server's memory
+    // with thousands of players connected.
     upgrade
-        .read_buffer_size(config.max_message.max(1024))
+        .read_buffer_size(config.max_message.clamp(1024, 64 * 1024))
         .max_message_size(hard)
         .max_frame_size(hard)
         .on_upgrade(move |socket| async move {
