@@ -1748,7 +1748,11 @@ impl<'r> PartitionSolver<'r> {
         if search.arrange.is_some() {
             search.arrange_dfs();
         } else {
-            search.dfs(0);
+            // The root: no best to beat yet, and the pre-check has left no
+            // stranded card, so its bound would find nothing.
+            debug_assert_eq!(search.stranded(), 0);
+            search.nodes += 1;
+            search.branch(0);
         }
         finish(&mut search)
     }
