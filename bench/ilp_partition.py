@@ -54,7 +54,7 @@ def solve_ilp(penalties, melds):
 
 def main(path):
     reps = max(1, int(os.environ.get("REPS", "3")))
-    romme_times, ilp_times, solve_times = [], [], []
+    romme_times, ilp_times, solve_times, jokers = [], [], [], []
     mismatches = 0
     with open(path) as f:
         for line in f:
@@ -68,6 +68,7 @@ def main(path):
             ilp_times.append(best_total)
             solve_times.append(best_solve)
             romme_times.append(hand["romme_ns"] / 1e9)
+            jokers.append(hand["hand"].split().count("*"))
             if deadwood != hand["romme_deadwood"]:
                 mismatches += 1
                 print("MISMATCH", hand["hand"], deadwood, hand["romme_deadwood"])
@@ -81,6 +82,16 @@ def main(path):
     print(f"HiGHS  median {med_s * 1e6:9.2f} us   (h.run() alone)")
     print(f"ratio (median HiGHS build+solve / median romme): {med_i / med_r:,.0f}x")
     print(f"ratio (median HiGHS run() alone / median romme): {med_s / med_r:,.0f}x")
+    ratios = [i / r for i, r in zip(ilp_times, romme_times)]
+    print(f"ratio of the totals: {sum(ilp_times) / sum(romme_times):,.0f}x; "
+          f"median of the per-hand ratios: {statistics.median(ratios):,.0f}x")
+    print("per jokers in the hand: count, romme median, HiGHS median, median per-hand ratio")
+    for j in sorted(set(jokers)):
+        idx = [k for k, n in enumerate(jokers) if n == j]
+        r = statistics.median(romme_times[k] for k in idx)
+        i = statistics.median(ilp_times[k] for k in idx)
+        q = statistics.median(ratios[k] for k in idx)
+        print(f"  {j} jokers: {len(idx):4}  {r * 1e6:7.2f} us  {i * 1e6:9.1f} us  {q:8,.0f}x")
     return 1 if mismatches else 0
 
 
