@@ -39,8 +39,8 @@ mod sweep;
 
 use strand::StrandMasks;
 
-/// A hand's wild cards with their penalties, cheapest first (on the stack
-/// for any real hand: no allocation per solve).
+/// A hand's wild cards with their penalties, cheapest first (up to eight
+/// on the stack: no allocation per solve but in Five Crowns' late rounds).
 type Wilds = SmallVec<[(u32, CardKind); 8]>;
 
 /// Number of face slots (5 suits × 13 ranks).
