@@ -1014,8 +1014,8 @@ impl<'t> Sweep<'t> {
             let options = self.set_choices(p, rank, pool, set_budget);
             // Most combinations leave copies no set takes: skip them before
             // building the next state.
-            // Each kept choice is cheaper than the one before it (it uses
-            // more tokens), so the last is the least.
+            // `set_choices` keeps a choice only when it is cheaper than the
+            // one before it (it uses more tokens), so the last is the least.
             if options
                 .last()
                 .is_none_or(|sc| changes + sc.cost >= self.cut)
