@@ -13,7 +13,10 @@
 //! left that fit no meld any more (stranded, worked out bit-parallel by
 //! `partition/strand.rs` where the ruleset's lines allow) cannot beat the best
 //! partition found; otherwise those stranded cards are left unmatched at
-//! once, in one node (they have no other branch). Longer melds are tried
+//! once, in one node (they have no other branch). With exactly one wild
+//! token left the bound also counts the cards that fit a meld only with it:
+//! the token goes into one meld, which saves such cards of one suit (a run)
+//! or two of them (a set), so the rest of them is deadwood too. Longer melds are tried
 //! first, so that good answers come early; among partitions of equal
 //! deadwood and equal cards melded the first found is kept, which makes the
 //! answer deterministic.
@@ -757,7 +760,7 @@ impl Search<'_> {
     /// `Some` with the stranded faces when the branch may still win, else
     /// `None`.
     fn bound(&self) -> Option<u128> {
-        let stranded = self.stranded();
+        let (stranded, needy) = self.stranded_and_needy();
         let Some(b) = &self.best else {
             return Some(stranded);
         };
@@ -769,7 +772,7 @@ impl Search<'_> {
         if !beats(self.deadwood, 0) {
             return None;
         }
-        if stranded == 0 {
+        if stranded == 0 && needy == 0 {
             return Some(0);
         }
         let (mut lost_value, mut lost) = (0, 0);
@@ -780,7 +783,53 @@ impl Search<'_> {
             lost_value += self.t.penalty[f] * u32::from(self.counts[f]);
             lost += usize::from(self.counts[f]);
         }
+        if needy != 0 {
+            let (value, cards) = self.needy_loss(needy);
+            lost_value += value;
+            lost += cards;
+        }
         beats(self.deadwood + lost_value, lost).then_some(stranded)
+    }
+
+    /// [`Search::stranded`], and with exactly one wild token left the faces
+    /// that fit a meld only with it (stranded without tokens, not with
+    /// one; empty otherwise).
+    fn stranded_and_needy(&self) -> (u128, u128) {
+        match &self.t.strand {
+            Some(m) if self.tokens == 1 && self.present != 0 => {
+                let (none, one) = m.stranded_both(self.present);
+                (one, none & !one)
+            }
+            _ => (self.stranded(), 0),
+        }
+    }
+
+    /// The least penalty (and cards) the `needy` faces lose: the one token
+    /// goes into one meld, which holds needy cards of one suit (a run) or
+    /// two needy cards at most (a set with the token has two naturals: a
+    /// needy card has at most one partner). So all but the dearer of one
+    /// suit's needy cards and the two dearest needy cards stay unmatched.
+    fn needy_loss(&self, needy: u128) -> (u32, usize) {
+        let mut per_suit = [0u32; 5];
+        let (mut total, mut cards, mut top1, mut top2) = (0u32, 0usize, 0u32, 0u32);
+        let mut left = needy;
+        while left != 0 {
+            let f = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let p = self.t.penalty[f];
+            let n = u32::from(self.counts[f]);
+            per_suit[f / 13] += p * n;
+            total += p * n;
+            cards += usize::from(self.counts[f]);
+            if p > top1 {
+                top2 = if n > 1 { p } else { top1 };
+                top1 = p;
+            } else if p > top2 {
+                top2 = p;
+            }
+        }
+        let save = per_suit.iter().copied().max().unwrap_or(0).max(top1 + top2);
+        (total.saturating_sub(save), cards.saturating_sub(4))
     }
 
     /// Leave every copy of the `stranded` faces unmatched at once: they fit
@@ -833,7 +882,8 @@ impl Search<'_> {
 
     fn dfs(&mut self, from: usize) {
         self.nodes += 1;
-        let Some(stranded) = self.bound() else {
+        let b = self.bound();
+        let Some(stranded) = b else {
             return;
         };
         if stranded != 0 {
@@ -2049,6 +2099,12 @@ mod tests {
                     }
                 }
                 let present = presence(&counts);
+                // Both at once, as the one-token bound asks.
+                assert_eq!(
+                    strand.stranded_both(present),
+                    (strand.stranded(present, 0), strand.stranded(present, 1)),
+                    "{name}, faces {present:b}"
+                );
                 for tokens in 0..=1 {
                     let want = (0..FACES)
                         .filter(|&f| counts[f] > 0 && !t.meldable(f, &counts, present, tokens))
@@ -2093,6 +2149,28 @@ mod tests {
         // visited 10.
         let nodes = solver.effort(&hand).expect("effort");
         assert!(nodes <= 6, "{nodes} nodes");
+    }
+
+    /// With one joker left, the cards that need it lose all but what one
+    /// meld can save: here, once the 6c is left unmatched, the needy cards
+    /// (two aces of spades, 10h, 9c, 8c, 2c, …) cannot all be saved by the
+    /// one run or set the joker can make, so the branch is cut at once.
+    #[test]
+    fn one_token_bound_cuts_what_one_meld_cannot_save() {
+        use romme_core::notation::parse_cards;
+        let Some(Ok(rules)) = presets::load("klassisch") else {
+            panic!("klassisch");
+        };
+        let solver = super::PartitionSolver::new(&rules, None).expect("solver");
+        let hand = parse_cards("* Qd Qh As 6c 10h 5d As 2c 6h 9c 8c 5s").expect("cards");
+        let p = solver.solve(&hand).expect("solves");
+        // 6c * 8c 9c is the only meld.
+        assert_eq!(p.melds.len(), 1);
+        assert_eq!(p.melds[0].len(), 4);
+        assert_eq!(p.deadwood, 70);
+        // 5 nodes; without the one-token bound the search visited 11.
+        let nodes = solver.effort(&hand).expect("effort");
+        assert!(nodes <= 5, "{nodes} nodes");
     }
 
     /// A solver made from kept tables answers as one built on the spot, on

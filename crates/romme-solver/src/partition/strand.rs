@@ -107,49 +107,86 @@ impl StrandMasks {
             return 0;
         }
         let p = present as u64;
-        let fits = if self.cyclic {
-            // Bit i of each: the card at i - 1, i - 2, i + 1, i + 2, round
-            // the corner within the row.
-            let down1 = (p << 1 & rows(1, 12)) | (p >> 12 & bit(0));
-            let down2 = (p << 2 & rows(2, 11)) | (p >> 11 & rows(0, 2));
-            let up1 = (p >> 1 & rows(0, 12)) | (p << 12 & bit(12));
-            let up2 = (p >> 2 & rows(0, 11)) | (p << 11 & rows(11, 2));
-            window(down1, down2, up1, up2, tokens) & p
-        } else {
-            // The ranks 2..K; the ace below the 2 is the row's own bit 12.
-            let down1 = (p << 1 & rows(1, 11)) | (p >> 12 & self.ace_low);
-            let down2 = (p << 2 & rows(2, 10)) | (p >> 11 & self.ace_low << 1);
-            let up1 = p >> 1 & self.up1;
-            let up2 = p >> 2 & self.up2;
-            let ranks = window(down1, down2, up1, up2, tokens) & p & rows(0, 12);
-            // The ace: below the 2 (then the 2 and 3 above it) or above the
-            // king (the king and queen below it).
-            let (low, high) = if tokens == 0 {
-                (p & p >> 1, p & p << 1)
-            } else {
-                (p | p >> 1, p | p << 1)
-            };
-            let ace = (low & self.ace_low) << 12 | (high & self.ace_high) << 1;
-            ranks | ace & p
-        };
-        // Sets: ranks held in enough other suits.
-        let mut sets = 0u64;
-        if let Some(need) = self.set_partners[tokens] {
-            // ge[k]: ranks present in more than k suits.
-            let mut ge = [0u64; 4];
-            for s in 0..4 {
-                let r = p >> (13 * s) & 0x1fff;
-                ge[3] |= ge[2] & r;
-                ge[2] |= ge[1] & r;
-                ge[1] |= ge[0] & r;
-                ge[0] |= r;
-            }
-            // The card itself is one of the suits: it needs `need` others.
-            let ranks = ge.get(need).copied().unwrap_or(0);
-            sets = ranks * EVERY_ROW;
-        }
+        let near = self.neighbours(p);
+        let fits = self.run_fits(p, &near, tokens);
+        let sets = sets_fit(self.set_partners[tokens], &rank_suits(p));
         u128::from(p & !(fits | sets))
     }
+
+    /// [`StrandMasks::stranded`] with no token and with one, worked out
+    /// together (they share the neighbours and the suits per rank).
+    pub(super) fn stranded_both(&self, present: u128) -> (u128, u128) {
+        let p = present as u64;
+        let near = self.neighbours(p);
+        let ge = rank_suits(p);
+        let none = self.run_fits(p, &near, 0) | sets_fit(self.set_partners[0], &ge);
+        let one = self.run_fits(p, &near, 1) | sets_fit(self.set_partners[1], &ge);
+        (u128::from(p & !none), u128::from(p & !one))
+    }
+
+    /// Bit i of each: the card one and two places down and up the line
+    /// from face i (down1, down2, up1, up2), within its row (round the
+    /// corner when the lines are cycles).
+    #[inline]
+    fn neighbours(&self, p: u64) -> [u64; 4] {
+        if self.cyclic {
+            [
+                (p << 1 & rows(1, 12)) | (p >> 12 & bit(0)),
+                (p << 2 & rows(2, 11)) | (p >> 11 & rows(0, 2)),
+                (p >> 1 & rows(0, 12)) | (p << 12 & bit(12)),
+                (p >> 2 & rows(0, 11)) | (p << 11 & rows(11, 2)),
+            ]
+        } else {
+            // The ranks 2..K; the ace below the 2 is the row's own bit 12.
+            [
+                (p << 1 & rows(1, 11)) | (p >> 12 & self.ace_low),
+                (p << 2 & rows(2, 10)) | (p >> 11 & self.ace_low << 1),
+                p >> 1 & self.up1,
+                p >> 2 & self.up2,
+            ]
+        }
+    }
+
+    /// The faces of `p` in some run window of three with `tokens` (0 or 1).
+    #[inline]
+    fn run_fits(&self, p: u64, near: &[u64; 4], tokens: usize) -> u64 {
+        let [down1, down2, up1, up2] = *near;
+        if self.cyclic {
+            return window(down1, down2, up1, up2, tokens) & p;
+        }
+        let ranks = window(down1, down2, up1, up2, tokens) & p & rows(0, 12);
+        // The ace: below the 2 (then the 2 and 3 above it) or above the
+        // king (the king and queen below it).
+        let (low, high) = if tokens == 0 {
+            (p & p >> 1, p & p << 1)
+        } else {
+            (p | p >> 1, p | p << 1)
+        };
+        let ace = (low & self.ace_low) << 12 | (high & self.ace_high) << 1;
+        ranks | ace & p
+    }
+}
+
+/// Per k: the ranks (bits 0..13) present in more than k suits of `p`.
+#[inline]
+fn rank_suits(p: u64) -> [u64; 4] {
+    let mut ge = [0u64; 4];
+    for s in 0..4 {
+        let r = p >> (13 * s) & 0x1fff;
+        ge[3] |= ge[2] & r;
+        ge[2] |= ge[1] & r;
+        ge[1] |= ge[0] & r;
+        ge[0] |= r;
+    }
+    ge
+}
+
+/// The faces whose rank is held in enough other suits for a set (`need`
+/// partners; None: no set), on every row.
+#[inline]
+fn sets_fit(need: Option<usize>, ge: &[u64; 4]) -> u64 {
+    // The card itself is one of the suits: it needs `need` others.
+    need.and_then(|n| ge.get(n).copied()).unwrap_or(0) * EVERY_ROW
 }
 
 /// Faces with a run window of three through them, given the cards one and
