@@ -508,7 +508,6 @@ impl Tables {
         arrange: Option<&Arrange>,
     ) -> (Faces, u32, u128) {
         let mut dead = Faces::new();
-        let mut per_face = [0u8; FACES];
         let mut paid = 0;
         let unit = arrange.map_or(0, |a| a.unit);
         let mut present = presence(counts);
@@ -534,6 +533,7 @@ impl Tables {
                 return (dead, paid, present);
             }
         }
+        let mut per_face = [0u8; FACES];
         loop {
             let before = dead.len();
             let mut left = present;
@@ -681,6 +681,8 @@ struct Search<'t> {
     values: Vec<(u32, bool)>,
     /// Rearrangement mode: which cards may stay unmatched, and limits.
     arrange: Option<Arrange>,
+    /// Rearrangement: copies of each face left unmatched so far (zero
+    /// otherwise).
     dead_per_face: [u8; FACES],
     /// Rearrangement: candidate shapes collected at the current node.
     collect: Option<Vec<(Shape, usize)>>,
@@ -1770,9 +1772,12 @@ impl<'r> PartitionSolver<'r> {
         let tokens = wild_cards.len();
         let (dead, deadwood, present) = t.certain_deadwood(&mut counts, tokens, arrange.as_ref());
         let remaining = counts.iter().map(|&c| usize::from(c)).sum();
+        // Only the rearrangement asks how many copies of a face stay.
         let mut dead_per_face = [0u8; FACES];
-        for &f in &dead {
-            dead_per_face[usize::from(f)] += 1;
+        if arrange.is_some() {
+            for &f in &dead {
+                dead_per_face[usize::from(f)] += 1;
+            }
         }
         let mut search = Search {
             t,
