@@ -13,6 +13,10 @@
 //!   every sample and plays the samples on with heuristic players, within a
 //!   time or iteration budget.
 //!
+//! A bot that decides from the legal actions alone (the random bot) is also
+//! a [`MoveBot`]: it can be handed only its seat's [`Moves`], which spares
+//! building the seat's state.
+//!
 //! [`play_match`] plays one match with one bot per seat; the CLI's
 //! `simulate` and `arena` commands and the server's empty seats use it.
 //! Every bot is deterministic for a given seed (an iteration budget makes
@@ -22,7 +26,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use romme_engine::{Action, Event, SeatState};
+use romme_engine::{Action, Event, Moves, SeatState};
 
 pub mod arena;
 mod eval;
@@ -62,6 +66,24 @@ pub trait Bot: Send {
     fn observes(&self) -> bool {
         true
     }
+
+    /// The bot as a [`MoveBot`], if it decides from the legal actions
+    /// alone: [`play_match`] then hands it only the seat's [`Moves`] and
+    /// does not build a [`SeatState`] for it.
+    fn as_move_bot(&mut self) -> Option<&mut dyn MoveBot> {
+        None
+    }
+}
+
+/// A bot that needs nothing but its seat's legal actions (the random bot).
+/// Its answers must be the ones it gives as a [`Bot`] from the seat's
+/// `SeatState` (which lists the same actions).
+pub trait MoveBot {
+    /// As [`Bot::act`], from the seat's moves.
+    fn act_on(&mut self, moves: &Moves<'_>) -> Action;
+
+    /// As [`Bot::claim`], from the seat's moves.
+    fn claim_on(&mut self, moves: &Moves<'_>) -> Option<Action>;
 }
 
 /// A bot level with its settings, as written on the command line:

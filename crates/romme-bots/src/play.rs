@@ -80,10 +80,8 @@ pub fn play_match(
             if Some(other) == game.turn() || game.legal_actions(other).is_empty() {
                 continue;
             }
-            let state = game.seat_state(other);
-            let t0 = Instant::now();
-            let choice = bots[other].claim(&state);
-            decisions[other].push(t0.elapsed());
+            let (choice, took) = claim(game, other, bots[other].as_mut());
+            decisions[other].push(took);
             if let Some(action) = choice {
                 apply(game, other, action)?;
                 actions += 1;
@@ -93,10 +91,8 @@ pub fn play_match(
         let Some(seat) = game.turn() else {
             break;
         };
-        let state = game.seat_state(seat);
-        let t0 = Instant::now();
-        let action = bots[seat].act(&state);
-        decisions[seat].push(t0.elapsed());
+        let (action, took) = act(game, seat, bots[seat].as_mut());
+        decisions[seat].push(took);
         if let Err(e) = apply(game, seat, action) {
             // A bot's fallback on an empty list: say the engine is stuck.
             if game.legal_actions(seat).is_empty() {
@@ -119,6 +115,40 @@ pub fn play_match(
         think,
         decisions,
     })
+}
+
+/// The action of the bot on turn at `seat` and the time it took to decide
+/// (not counting the making of its input): from the seat's moves if that
+/// is all it needs, else from the seat's state.
+fn act(game: &Game, seat: usize, bot: &mut dyn Bot) -> (Action, Duration) {
+    match bot.as_move_bot() {
+        Some(b) => {
+            let moves = game.moves(seat);
+            let t0 = Instant::now();
+            (b.act_on(&moves), t0.elapsed())
+        }
+        None => {
+            let state = game.seat_state(seat);
+            let t0 = Instant::now();
+            (bot.act(&state), t0.elapsed())
+        }
+    }
+}
+
+/// The claim (or pass) of the bot at `seat`, as [`act`].
+fn claim(game: &Game, seat: usize, bot: &mut dyn Bot) -> (Option<Action>, Duration) {
+    match bot.as_move_bot() {
+        Some(b) => {
+            let moves = game.moves(seat);
+            let t0 = Instant::now();
+            (b.claim_on(&moves), t0.elapsed())
+        }
+        None => {
+            let state = game.seat_state(seat);
+            let t0 = Instant::now();
+            (bot.claim(&state), t0.elapsed())
+        }
+    }
 }
 
 fn apply(game: &mut Game, seat: usize, action: Action) -> Result<(), PlayError> {

@@ -253,3 +253,46 @@ fn events_reach_the_bots_that_observe() {
     assert!(!want.is_empty());
     assert_eq!(got, want);
 }
+
+/// The random bot as a `Bot` fed its seat's state, and nothing else (it
+/// does not offer itself as a `MoveBot`).
+struct ViaState(romme_bots::RandomBot);
+
+impl Bot for ViaState {
+    fn act(&mut self, state: &romme_engine::SeatState) -> romme_engine::Action {
+        self.0.act(state)
+    }
+
+    fn claim(&mut self, state: &romme_engine::SeatState) -> Option<romme_engine::Action> {
+        self.0.claim(state)
+    }
+}
+
+/// `play_match` hands the random bot only its seat's moves; it plays
+/// exactly the matches it plays when fed its seat's state (claims
+/// included: `kaufen` and `klopfen` have them).
+#[test]
+fn random_bot_plays_the_same_from_its_moves_as_from_its_state() {
+    for name in ["klassisch", "kaufen", "klopfen", "offen", "koenigs"] {
+        for seed in 0..4u64 {
+            let rules = presets::load(name).expect("preset").expect("loads");
+            let mut by_moves = Game::new(rules.clone(), 3, seed).expect("new game");
+            let mut by_state = Game::new(rules, 3, seed).expect("new game");
+            let mut a: Vec<Box<dyn Bot>> = (0..3)
+                .map(|s| Box::new(romme_bots::RandomBot::new(seed * 10 + s)) as Box<dyn Bot>)
+                .collect();
+            let mut b: Vec<Box<dyn Bot>> = (0..3)
+                .map(|s| {
+                    Box::new(ViaState(romme_bots::RandomBot::new(seed * 10 + s))) as Box<dyn Bot>
+                })
+                .collect();
+            assert!(a[0].as_move_bot().is_some());
+            assert!(b[0].as_move_bot().is_none());
+            let ra = play_match(&mut by_moves, &mut a, 4_000).expect("plays");
+            let rb = play_match(&mut by_state, &mut b, 4_000).expect("plays");
+            assert!(ra.actions > 50, "{name}: {} actions", ra.actions);
+            assert_eq!(ra.actions, rb.actions, "{name}, seed {seed}");
+            assert_eq!(by_moves.actions(), by_state.actions(), "{name}, seed {seed}");
+        }
+    }
+}

@@ -11,6 +11,9 @@
 //!   serde-serializable; [`Event::for_viewer`] hides other seats' cards;
 //! * [`View`] (module `view`): what one seat or a spectator may know;
 //! * module `legal`: the listed legal actions of a seat;
+//! * [`SeatState`] (module `seat_state`): what one seat knows, as a game
+//!   a bot can search; [`Moves`] (module `moves`): only its legal actions,
+//!   for bots that need no more;
 //! * [`Record`] (module `record`): ruleset, seats, seed and actions, which
 //!   replay a match exactly.
 //!
@@ -28,6 +31,7 @@ mod flow;
 pub mod game;
 pub mod legal;
 mod meld_cache;
+pub mod moves;
 pub mod patience;
 mod play;
 mod rearrange;
@@ -43,6 +47,7 @@ pub use claims::Claims;
 pub use error::{ActionError, NewGameError};
 pub use event::{EndReason, Event, LayDownKind, TableMeld};
 pub use game::{Deal, Game, LastTurns, Phase, WarmCaches};
+pub use moves::Moves;
 pub use record::{Record, ReplayError};
 pub use seat_state::SeatState;
 pub use view::{SeatInfo, View};
