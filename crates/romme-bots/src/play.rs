@@ -75,8 +75,10 @@ pub fn play_match(
     // The deal's events.
     deliver(game, bots, &mut seen);
     while game.phase() != Phase::MatchOver && actions < max_actions {
-        // Out of turn: seats after the discarder may claim the card.
-        for other in 0..seats {
+        // Out of turn: seats after the discarder may claim the card (only
+        // while a claim window is open is anything legal out of turn).
+        let claims_open = game.claims().is_some();
+        for other in (0..seats).filter(|_| claims_open) {
             if Some(other) == game.turn() || game.legal_actions(other).is_empty() {
                 continue;
             }

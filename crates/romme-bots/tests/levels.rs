@@ -292,7 +292,11 @@ fn random_bot_plays_the_same_from_its_moves_as_from_its_state() {
             let rb = play_match(&mut by_state, &mut b, 4_000).expect("plays");
             assert!(ra.actions > 50, "{name}: {} actions", ra.actions);
             assert_eq!(ra.actions, rb.actions, "{name}, seed {seed}");
-            assert_eq!(by_moves.actions(), by_state.actions(), "{name}, seed {seed}");
+            assert_eq!(
+                by_moves.actions(),
+                by_state.actions(),
+                "{name}, seed {seed}"
+            );
         }
     }
 }
