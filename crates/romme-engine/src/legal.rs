@@ -14,7 +14,7 @@ use rand::{Rng, RngExt};
 use romme_core::meld::{Declaration, MeldChecker, MeldKind};
 use romme_core::opening::{self, OpeningAttempt};
 use romme_core::ruleset::{FinalDiscard, Ruleset, SetSuits};
-use romme_core::{Card, CardKind, Face, MeldCard, Rank};
+use romme_core::{Card, CardKind, Face, MeldCard, Rank, Suit};
 use smallvec::SmallVec;
 
 use crate::action::{Action, DrawSource, LayOffPart};
@@ -722,17 +722,26 @@ pub(crate) fn single_melds(
     };
     let mut out: Vec<Arc<[Declaration]>> = Vec::new();
     let mut seen: rustc_hash::FxHashSet<Group> = rustc_hash::FxHashSet::default();
+    // Without wild cards no group comes twice: the sets of a rank differ in
+    // their copies, runs in their span, and a set (one rank, at least two
+    // cards) is never a run (distinct ranks).
+    // (Debug builds keep the set anyway and check that.)
+    let repeats = !wilds.is_empty() || min < 2;
+    let track = repeats || cfg!(debug_assertions);
     let mut emit = |g: &[CardKind]| {
         let mut sorted = Group::from_slice(g);
         sorted.sort_unstable();
-        if seen.contains(&sorted) {
+        if track && seen.contains(&sorted) {
+            debug_assert!(repeats, "group {sorted:?} listed twice without wild cards");
             return;
         }
         let ds = match cache {
             Some(c) => c.readings(&sorted, || readings(checker, &sorted)),
             None => readings(checker, &sorted),
         };
-        seen.insert(sorted);
+        if track {
+            seen.insert(sorted);
+        }
         if !ds.is_empty() {
             out.push(ds);
         }
@@ -768,6 +777,10 @@ pub(crate) fn single_melds(
             }
         }
         let per_suit = &per_suit[..kinds];
+        // Too few cards of this rank (with the wild cards) for any set.
+        if per_suit.iter().map(|&(_, c)| c).sum::<usize>() + wilds.len() < min {
+            continue;
+        }
         let mut choice = [0usize; 5];
         let choice = &mut choice[..kinds];
         loop {
@@ -803,8 +816,9 @@ pub(crate) fn single_melds(
     // Runs: windows along the line, naturals where the hand has them, wild
     // cards elsewhere.
     for &suit in suits {
+        let starts = run_starts(&line, suit, &count, min, wilds.is_empty());
         for start in 0..line.len() {
-            if wilds.is_empty() && count[Face::new(line[start], suit).index()] == 0 {
+            if starts >> start & 1 == 0 {
                 continue;
             }
             let (mut len, mut used_wilds) = (0, 0);
@@ -829,6 +843,28 @@ pub(crate) fn single_melds(
         }
     }
     out
+}
+
+/// The line positions (bit i: `line[i]`) where a run of `suit` may start:
+/// without wild cards only where `min` positions in a row hold a card
+/// (elsewhere the walk along the line emits nothing); with wild cards
+/// every position (and every position, too, on a line too long for the
+/// mask).
+fn run_starts(line: &[Rank], suit: Suit, count: &[u8; FACES], min: usize, natural: bool) -> u64 {
+    if !natural || line.len() > 63 {
+        return u64::MAX;
+    }
+    let mut held = 0u64;
+    for (i, &rank) in line.iter().enumerate() {
+        if count[Face::new(rank, suit).index()] > 0 {
+            held |= 1 << i;
+        }
+    }
+    let mut starts = held;
+    for k in 1..min.min(64) {
+        starts &= held >> k;
+    }
+    starts
 }
 
 /// Slots of [`kind_slot`]: the 65 faces and the joker.
