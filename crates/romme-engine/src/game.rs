@@ -551,6 +551,7 @@ impl Game {
             let checked = match action {
                 Action::Discard { card } => Some(self.discard_checks(seat, *card).map(|_| ())),
                 Action::Draw { from } => self.draw_checks(seat, *from),
+                Action::EndTurn => Some(self.end_turn_checks()),
                 _ => None,
             };
             if let Some(r) = checked {
@@ -564,12 +565,12 @@ impl Game {
 
     /// Whether `act` makes every check of `action` before it changes the
     /// game, so that a refused action leaves the game as it was: a discard,
-    /// and a draw while the stock has cards (from an empty stock the draw
-    /// reshuffles the discard pile first).
+    /// ending the turn, and a draw while the stock has cards (from an empty
+    /// stock the draw reshuffles the discard pile first).
     fn checked_before_change(&self, action: &Action) -> bool {
         self.patience.is_none()
             && match action {
-                Action::Discard { .. } => true,
+                Action::Discard { .. } | Action::EndTurn => true,
                 Action::Draw { .. } => !self.stock.is_empty(),
                 _ => false,
             }

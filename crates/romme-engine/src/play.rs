@@ -358,6 +358,16 @@ impl Game {
 
     /// End the turn without a discard (no discard pile).
     pub(crate) fn end_turn(&mut self, seat: usize, ev: &mut Vec<Event>) -> Result<(), ActionError> {
+        self.end_turn_checks()?;
+        ev.push(Event::TurnEnded { seat });
+        self.next_turn(ev);
+        Ok(())
+    }
+
+    /// Every check of ending the turn without a discard (all of them come
+    /// before it changes anything, so `accepts` and `apply` make them in
+    /// place).
+    pub(crate) fn end_turn_checks(&self) -> Result<(), ActionError> {
         self.in_play()?;
         if self.rules.turn.discard_pile {
             return Err(ActionError::EndTurnNeedsDiscard);
@@ -365,8 +375,6 @@ impl Game {
         if !self.ts.freed.is_empty() {
             return Err(ActionError::MustMeldFreedJoker);
         }
-        ev.push(Event::TurnEnded { seat });
-        self.next_turn(ev);
         Ok(())
     }
 
