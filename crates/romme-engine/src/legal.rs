@@ -99,7 +99,12 @@ impl Game {
             slots: &slots,
             held,
             needed,
-            table_value: self.table_value(),
+            // Only counted with `table_counts` (working it out costs).
+            table_value: if self.rules.opening.table_counts {
+                self.table_value()
+            } else {
+                0
+            },
             joker_exchanged: self.ts.exchanged,
             keep: usize::from(self.rules.going_out.final_discard == FinalDiscard::Required),
             opened_before: self.ts.opened_before,
