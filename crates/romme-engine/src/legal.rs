@@ -58,16 +58,16 @@ impl Game {
     /// search is bounded ([`OPENING_STEPS`], [`MAX_OPENINGS`]); melds are
     /// tried in order of falling value, and melds with a `must` card first,
     /// so the combinations a player most wants are found first.
-    fn opening_combos<'d>(
+    fn opening_combos(
         &self,
-        melds: impl Iterator<Item = &'d Declaration>,
+        groups: &[Arc<[Declaration]>],
         hand: &[CardKind],
         must: &[CardKind],
-    ) -> Vec<Vec<Vec<MeldCard>>> {
-        let mut decls: Vec<(bool, u32, &Declaration)> = melds
-            .map(|d| {
+    ) -> Vec<MeldRefs> {
+        let mut decls: Vec<Decl<'_>> = meld_refs(groups)
+            .map(|(at, d)| {
                 let holds = d.ordered.iter().any(|c| must.contains(&c.card));
-                (holds, opening::meld_points(&self.rules, d), d)
+                (holds, opening::meld_points(&self.rules, d), d, at)
             })
             .collect();
         decls.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
@@ -118,10 +118,8 @@ impl Game {
         };
         search.go(0, roots, opening::Tally::default(), &mut state);
         let mut out = state.out;
-        out.sort_by_key(|(value, c)| {
-            std::cmp::Reverse((*value, c.iter().map(Vec::len).sum::<usize>()))
-        });
-        out.into_iter().map(|(_, c)| c).collect()
+        out.sort_by_key(|&(value, cards, _)| std::cmp::Reverse((value, cards)));
+        out.into_iter().map(|(_, _, c)| c).collect()
     }
 
     /// Every listed legal action of `seat` (empty when it is not the seat's
@@ -143,7 +141,10 @@ impl Game {
         // is one action at most, and it is rejected when the list holds it
         // already (that entry stands for it) or the engine refuses it, so
         // every legal action keeps exactly one slot.
+        //
+        // Melds are made into actions only when drawn (see [`Listing`]).
         let (mut candidates, mut go_out_slot) = self.candidates_with(seat, GoOut::Deferred);
+        candidates.unique_ready();
         loop {
             let slots = candidates.len() + usize::from(go_out_slot);
             if slots == 0 {
@@ -154,13 +155,13 @@ impl Game {
                 go_out_slot = false;
                 let hand: Vec<CardKind> = self.hands[seat].iter().map(|c| c.kind()).collect();
                 if let Some(a) = self.go_out_candidates(seat, &hand).into_iter().next() {
-                    if !candidates.contains(&a) && self.accepts(seat, &a) {
+                    if !candidates.holds(&a) && self.accepts(seat, &a) {
                         return Some(a);
                     }
                 }
                 continue;
             }
-            let a = candidates.swap_remove(i);
+            let a = candidates.take(i);
             if self.accepts(seat, &a) {
                 return Some(a);
             }
@@ -169,22 +170,22 @@ impl Game {
 
     /// The candidates `legal_actions` checks: unique, in a fixed order.
     fn candidates(&self, seat: usize) -> Vec<Action> {
-        self.candidates_with(seat, GoOut::Listed).0
+        unique(self.candidates_with(seat, GoOut::Listed).0.into_actions())
     }
 
-    /// The candidates, with the way of going out listed or deferred; with
-    /// `GoOut::Deferred`, whether it was left out (the hand is short
-    /// enough to ask the solver).
-    fn candidates_with(&self, seat: usize, go_out: GoOut) -> (Vec<Action>, bool) {
+    /// The candidates (duplicates not yet filtered), with the way of going
+    /// out listed or deferred; with `GoOut::Deferred`, whether it was left
+    /// out (the hand is short enough to ask the solver).
+    fn candidates_with(&self, seat: usize, go_out: GoOut) -> (Listing, bool) {
         if self.phase == Phase::MatchOver || !self.players.contains(&seat) {
-            return (Vec::new(), false);
+            return (Listing::default(), false);
         }
         if seat != self.turn {
             // Out of turn: buying or knocking for the card just discarded.
             if self.window.is_none() {
-                return (Vec::new(), false);
+                return (Listing::default(), false);
             }
-            return (vec![Action::Buy, Action::Knock], false);
+            return (Listing::of(vec![Action::Buy, Action::Knock]), false);
         }
         let mut deferred = false;
         let candidates = match self.phase {
@@ -202,13 +203,15 @@ impl Game {
                         from: DrawSource::Pile(p),
                     }));
                 }
-                if !self.rules.turn.discard_pile {
+                if self.rules.turn.discard_pile {
+                    Listing::of(c)
+                } else {
                     // Who can play need not draw (`001`).
-                    let (plays, d) = self.play_candidates_with(seat, go_out, Plays::All);
-                    c.extend(plays);
+                    let (mut plays, d) = self.play_candidates_with(seat, go_out, Plays::All);
+                    plays.prepend(c);
                     deferred = d;
+                    plays
                 }
-                c
             }
             Phase::Play => {
                 let (mut c, d) = self.play_candidates_with(seat, go_out, Plays::All);
@@ -216,9 +219,9 @@ impl Game {
                 c.push(Action::EndTurn);
                 c
             }
-            Phase::MatchOver => Vec::new(),
+            Phase::MatchOver => Listing::default(),
         };
-        (unique(candidates), deferred)
+        (candidates, deferred)
     }
 
     /// With a short hand: the solver's way of going out (new melds and
@@ -297,46 +300,45 @@ impl Game {
     fn meld_candidates(&self, seat: usize) -> Vec<Action> {
         self.play_candidates_with(seat, GoOut::Listed, Plays::MeldsAndLayOffs)
             .0
+            .into_actions()
     }
 
     /// Candidate actions after drawing, with the way of going out listed
     /// or deferred (and whether it was).
-    fn play_candidates_with(
-        &self,
-        seat: usize,
-        go_out: GoOut,
-        plays: Plays,
-    ) -> (Vec<Action>, bool) {
+    fn play_candidates_with(&self, seat: usize, go_out: GoOut, plays: Plays) -> (Listing, bool) {
         let Ok(checker) = self.checker() else {
-            return (Vec::new(), false);
+            return (Listing::default(), false);
         };
         if self.patience.is_some() {
-            return (self.place_candidates(seat), false);
+            return (Listing::of(self.place_candidates(seat)), false);
         }
         let hand: Vec<CardKind> = self.hands[seat].iter().map(|c| c.kind()).collect();
-        let mut out = Vec::new();
         if self.rules.concealed.enabled {
             let mut kinds = hand.clone();
             kinds.dedup();
-            out.extend(kinds.into_iter().map(|card| Action::Discard { card }));
+            let mut out: Vec<Action> = kinds
+                .into_iter()
+                .map(|card| Action::Discard { card })
+                .collect();
             out.extend(self.lay_down_candidates(seat));
-            return (out, false);
+            return (Listing::of(out), false);
         }
-        let groups = single_melds(&checker, &self.rules, &hand, Some(&self.melds));
-        let melds = groups.iter().flat_map(|g| g.iter());
+        let mut out = Listing {
+            groups: single_melds(&checker, &self.rules, &hand, Some(&self.melds)),
+            items: Vec::new(),
+        };
         if self.opened[seat] {
-            for d in melds {
+            let mut singles = Vec::new();
+            for (at, d) in meld_refs(&out.groups) {
                 // Plays the engine refuses for the cards they use (one that
                 // must be melded is missing) are not listed.
                 let used = d.ordered.iter().map(|c| c.card);
                 if self.play_allowed(seat, false, false, used).is_err() {
                     continue;
                 }
-                out.push(Action::Meld {
-                    melds: vec![d.ordered.clone()],
-                    lay_offs: Vec::new(),
-                });
+                singles.push(Candidate::Melds(smallvec::smallvec![at]));
             }
+            out.items = singles;
         } else {
             let must: Vec<CardKind> = self
                 .ts
@@ -345,12 +347,8 @@ impl Game {
                 .map(|c| c.kind())
                 .chain(self.ts.freed.iter().map(|c| c.kind()))
                 .collect();
-            for combo in self.opening_combos(melds, &hand, &must) {
-                out.push(Action::Meld {
-                    melds: combo,
-                    lay_offs: Vec::new(),
-                });
-            }
+            let combos = self.opening_combos(&out.groups, &hand, &must);
+            out.items.extend(combos.into_iter().map(Candidate::Melds));
         }
         let deferred = match go_out {
             GoOut::Listed => {
@@ -413,7 +411,13 @@ impl Game {
                         Err(_) => Arc::from(Vec::new()),
                     }
                 });
-                out.extend(faces.iter().map(|&f| lay_off(f)));
+                // Two readings may declare the card alike (the ace below
+                // the two or above the king): each face once.
+                for (n, &f) in faces.iter().enumerate() {
+                    if !faces[..n].contains(&f) {
+                        out.push(lay_off(f));
+                    }
+                }
             }
             push_exchanges(&mut out, plays, i, meld);
         }
@@ -434,17 +438,167 @@ impl Game {
     }
 }
 
+/// Where a single meld is in a listing's groups: (group, reading).
+type MeldRef = (u32, u32);
+
+/// New melds (no lay-offs) of a listing's single melds: an opening
+/// combination or one meld.
+type MeldRefs = SmallVec<[MeldRef; 4]>;
+
+/// Every single meld of `groups` with where it is, in order.
+fn meld_refs(groups: &[Arc<[Declaration]>]) -> impl Iterator<Item = (MeldRef, &Declaration)> {
+    groups
+        .iter()
+        .zip(0u32..)
+        .flat_map(|(group, g)| group.iter().zip(0u32..).map(move |(d, r)| ((g, r), d)))
+}
+
+/// A listed candidate: an action, or new melds of the hand's single melds
+/// that become an action only when wanted. A random draw wants one
+/// candidate of a list that can hold dozens of opening combinations, each
+/// of which would otherwise be copied into an action and dropped again.
+#[derive(Debug, Clone)]
+enum Candidate {
+    Ready(Action),
+    /// `Action::Meld` of these melds, without lay-offs.
+    Melds(MeldRefs),
+}
+
+/// The candidates of a seat in list order, with the single-meld groups
+/// their melds come from. Melds of the hand's single melds are never
+/// listed twice (two readings never share a meld order, and two
+/// combinations of them differ in some meld); [`Listing::unique_ready`]
+/// leaves them alone.
+#[derive(Debug, Default)]
+struct Listing {
+    groups: Vec<Arc<[Declaration]>>,
+    items: Vec<Candidate>,
+}
+
+impl Listing {
+    /// A listing of these actions.
+    fn of(actions: Vec<Action>) -> Listing {
+        Listing {
+            groups: Vec::new(),
+            items: actions.into_iter().map(Candidate::Ready).collect(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    fn push(&mut self, a: Action) {
+        self.items.push(Candidate::Ready(a));
+    }
+
+    fn extend(&mut self, actions: impl IntoIterator<Item = Action>) {
+        self.items.extend(actions.into_iter().map(Candidate::Ready));
+    }
+
+    /// Put `actions` before the listed candidates.
+    fn prepend(&mut self, actions: Vec<Action>) {
+        self.items
+            .splice(0..0, actions.into_iter().map(Candidate::Ready));
+    }
+
+    /// The melds of `refs`.
+    fn melds(&self, refs: &[MeldRef]) -> impl Iterator<Item = &[MeldCard]> {
+        refs.iter().filter_map(|&(g, r)| {
+            let group = self.groups.get(usize::try_from(g).ok()?)?;
+            Some(&group.get(usize::try_from(r).ok()?)?.ordered[..])
+        })
+    }
+
+    /// The action a candidate stands for.
+    fn action(&self, c: Candidate) -> Action {
+        match c {
+            Candidate::Ready(a) => a,
+            Candidate::Melds(refs) => Action::Meld {
+                melds: self.melds(&refs).map(<[MeldCard]>::to_vec).collect(),
+                lay_offs: Vec::new(),
+            },
+        }
+    }
+
+    /// Take candidate `i` out as an action (the last takes its place).
+    fn take(&mut self, i: usize) -> Action {
+        let c = self.items.swap_remove(i);
+        self.action(c)
+    }
+
+    /// Every candidate as an action, in order.
+    fn into_actions(mut self) -> Vec<Action> {
+        let items = std::mem::take(&mut self.items);
+        items.into_iter().map(|c| self.action(c)).collect()
+    }
+
+    /// Whether some candidate stands for `a`.
+    fn holds(&self, a: &Action) -> bool {
+        self.items.iter().any(|c| match (c, a) {
+            (Candidate::Ready(b), _) => b == a,
+            (Candidate::Melds(refs), Action::Meld { melds, lay_offs }) => {
+                lay_offs.is_empty()
+                    && refs.len() == melds.len()
+                    && self.melds(refs).zip(melds).all(|(x, y)| x == &y[..])
+            }
+            (Candidate::Melds(_), _) => false,
+        })
+    }
+
+    /// Drop the actions listed before, as [`unique`] does; the melds of
+    /// single melds stay (they never repeat, nor stand for a listed
+    /// action: the listing that calls this holds no other new melds, the
+    /// way out being left to its own slot).
+    fn unique_ready(&mut self) {
+        debug_assert!(
+            !self
+                .items
+                .iter()
+                .any(|c| matches!(c, Candidate::Ready(Action::Meld { .. }))),
+            "a listing with melds of its own"
+        );
+        let repeats = |c: &Candidate| matches!(c, Candidate::Ready(a) if may_repeat(a));
+        if self.items.iter().filter(|c| repeats(c)).nth(1).is_none() {
+            return;
+        }
+        let items = std::mem::take(&mut self.items);
+        let mut kept: Vec<Candidate> = Vec::with_capacity(items.len());
+        let mut seen = rustc_hash::FxHashSet::default();
+        for c in items {
+            if let (true, Candidate::Ready(a)) = (repeats(&c), &c) {
+                use std::hash::BuildHasher as _;
+                let fresh = seen.insert(rustc_hash::FxBuildHasher.hash_one(a));
+                if !fresh
+                    && kept
+                        .iter()
+                        .any(|k| matches!(k, Candidate::Ready(b) if b == a))
+                {
+                    continue;
+                }
+            }
+            kept.push(c);
+        }
+        self.items = kept;
+    }
+}
+
 /// The joker exchanges of table meld `i` (when the listing wants them).
-fn push_exchanges(out: &mut Vec<Action>, plays: Plays, i: usize, meld: &Meld) {
+fn push_exchanges(out: &mut Listing, plays: Plays, i: usize, meld: &Meld) {
     if plays == Plays::MeldsAndLayOffs {
         return;
     }
-    for &(c, f) in &meld.cards {
+    // A set of mixed suits may hold two jokers declared as the same card:
+    // each card once.
+    for (n, &(c, f)) in meld.cards.iter().enumerate() {
         if let (true, Some(face)) = (c.is_joker(), f) {
-            out.push(Action::ExchangeJoker {
-                meld: i,
-                card: CardKind::Natural(face),
-            });
+            let before = meld.cards[..n].iter().any(|&(b, g)| b.is_joker() && g == f);
+            if !before {
+                out.push(Action::ExchangeJoker {
+                    meld: i,
+                    card: CardKind::Natural(face),
+                });
+            }
         }
     }
 }
@@ -519,24 +673,25 @@ fn unique(actions: Vec<Action>) -> Vec<Action> {
 
 /// Whether the listing can hold `a` twice. The other kinds are listed once
 /// each by construction: a draw per source, a discard or call per card
-/// kind (the hand's kinds, deduplicated), a lay-off of a natural card per
-/// meld and card kind, buying and knocking once. Melds can repeat (the way
-/// out may be a listed meld), and so can a wild card's lay-offs (two
-/// readings may declare it alike: the ace below the two or above the
-/// king), joker exchanges (a set of mixed suits may hold two jokers
-/// declared as the same card) and the kinds whose candidates come from
-/// searches (rearrangements, lay-downs, placements).
+/// kind (the hand's kinds, deduplicated), a lay-off per meld, card kind
+/// and face it takes (a wild card's faces deduplicated: two readings may
+/// declare it alike, the ace below the two or above the king), a joker
+/// exchange per meld and card (a set of mixed suits may hold two jokers
+/// declared as the same card), buying and knocking once. Melds can repeat
+/// (the way out may be a listed meld), and so can the kinds whose
+/// candidates come from searches (rearrangements, lay-downs, placements).
 fn may_repeat(a: &Action) -> bool {
-    match a {
-        Action::LayOff { cards, .. } => cards.iter().any(|c| c.stands_for.is_some()),
-        Action::Draw { .. }
-        | Action::Discard { .. }
-        | Action::CallRomme { .. }
-        | Action::EndTurn
-        | Action::Buy
-        | Action::Knock => false,
-        _ => true,
-    }
+    !matches!(
+        a,
+        Action::LayOff { .. }
+            | Action::ExchangeJoker { .. }
+            | Action::Draw { .. }
+            | Action::Discard { .. }
+            | Action::CallRomme { .. }
+            | Action::EndTurn
+            | Action::Buy
+            | Action::Knock
+    )
 }
 
 /// Whether `seat` could meld `card` (the top discard) in this turn if it
@@ -890,8 +1045,8 @@ fn kind_slot(k: CardKind) -> u8 {
 /// combination.
 struct OpeningSearch<'a> {
     rules: &'a Ruleset,
-    /// (holds a `must` card, opening points, declaration), sorted.
-    decls: &'a [(bool, u32, &'a Declaration)],
+    /// The single melds, sorted.
+    decls: &'a [Decl<'a>],
     /// The kinds of each declaration's cards, as slots.
     slots: &'a [SmallVec<[u8; 8]>],
     /// Cards of the hand per slot.
@@ -906,14 +1061,19 @@ struct OpeningSearch<'a> {
     opened_before: bool,
 }
 
+/// A single meld as the opening search sees it: whether it holds a `must`
+/// card, its opening points, the meld, and where it is in the listing's
+/// groups.
+type Decl<'a> = (bool, u32, &'a Declaration, MeldRef);
+
 /// Where the opening search stands.
 struct SearchState {
     chosen: Vec<usize>,
     /// Cards not yet in a chosen meld, per slot, and how many.
     left: [u8; KIND_SLOTS],
     left_len: usize,
-    /// (points, melds) of the combinations found.
-    out: Vec<(u32, Vec<Vec<MeldCard>>)>,
+    /// (points, cards, melds) of the combinations found.
+    out: Vec<(u32, usize, MeldRefs)>,
     steps: usize,
 }
 
@@ -933,15 +1093,16 @@ impl OpeningSearch<'_> {
             }
             st.left_len -= cards.len();
             st.chosen.push(i);
-            let (_, points, d) = self.decls[i];
+            let (_, points, d, _) = self.decls[i];
             let tally = tally.with(points, d.wilds > 0);
             if let Some(points) = self.qualifies(st, &tally) {
-                let combo = st
+                let combo = st.chosen.iter().map(|&j| self.decls[j].3).collect();
+                let cards = st
                     .chosen
                     .iter()
-                    .map(|&j| self.decls[j].2.ordered.clone())
-                    .collect();
-                st.out.push((points, combo));
+                    .map(|&j| self.decls[j].2.ordered.len())
+                    .sum();
+                st.out.push((points, cards, combo));
             }
             self.go(i + 1, self.decls.len(), tally, st);
             st.chosen.pop();
@@ -1014,8 +1175,16 @@ mod tests {
         };
         walks.run(|name, _, game, seat| {
             for mode in [GoOut::Listed, GoOut::Deferred] {
-                // What `candidates_with` lists, duplicates filtered.
-                let (listed, _) = game.candidates_with(seat, mode);
+                // What `candidates_with` lists, duplicates filtered (as
+                // `legal_actions` does; `random_legal_action` filters only
+                // the actions, but no other new melds are listed then).
+                let (listing, _) = game.candidates_with(seat, mode);
+                let listed = unique(listing.into_actions());
+                if mode == GoOut::Deferred {
+                    let (mut lazy, _) = game.candidates_with(seat, mode);
+                    lazy.unique_ready();
+                    assert_eq!(lazy.into_actions(), listed, "{name}: the random bot's list");
+                }
                 for (i, a) in listed.iter().enumerate() {
                     if !may_repeat(a) {
                         assert!(!listed[..i].contains(a), "{name}: {a:?} twice");
