@@ -376,11 +376,11 @@ impl Game {
                 &[]
             };
             if kinds_here.is_empty() {
-                push_exchanges(&mut out, plays, i, meld);
+                push_exchanges(&mut out, plays, i, meld, &kinds);
                 continue;
             }
             let lying = meld.meld_cards();
-            let shape = MeldShape::of(&lying);
+            let shape = MeldShape::of(&lying, &self.rules);
             for &k in kinds_here {
                 if let (Some(f), false) = (k.face(), checker.is_wild(k)) {
                     if !shape.could_extend(f) {
@@ -419,7 +419,7 @@ impl Game {
                     }
                 }
             }
-            push_exchanges(&mut out, plays, i, meld);
+            push_exchanges(&mut out, plays, i, meld, &kinds);
         }
         if plays == Plays::MeldsAndLayOffs {
             return (out, deferred);
@@ -583,8 +583,10 @@ impl Listing {
     }
 }
 
-/// The joker exchanges of table meld `i` (when the listing wants them).
-fn push_exchanges(out: &mut Listing, plays: Plays, i: usize, meld: &Meld) {
+/// The joker exchanges of table meld `i` (when the listing wants them)
+/// for the cards among the hand's `kinds` (a joker is exchanged for the
+/// card it stands for, from the hand).
+fn push_exchanges(out: &mut Listing, plays: Plays, i: usize, meld: &Meld, kinds: &[CardKind]) {
     if plays == Plays::MeldsAndLayOffs {
         return;
     }
@@ -592,6 +594,9 @@ fn push_exchanges(out: &mut Listing, plays: Plays, i: usize, meld: &Meld) {
     // each card once.
     for (n, &(c, f)) in meld.cards.iter().enumerate() {
         if let (true, Some(face)) = (c.is_joker(), f) {
+            if !kinds.contains(&CardKind::Natural(face)) {
+                continue;
+            }
             let before = meld.cards[..n].iter().any(|&(b, g)| b.is_joker() && g == f);
             if !before {
                 out.push(Action::ExchangeJoker {
@@ -604,34 +609,74 @@ fn push_exchanges(out: &mut Listing, plays: Plays, i: usize, meld: &Meld) {
 }
 
 /// What a lying meld (its wild cards declared, and declarations are
-/// honoured) can take: a meld of one rank only that rank, a run only its
-/// suit; anything when a card has no face or there is none.
+/// honoured: the checker reads a declared wild card as its face) can take
+/// of a natural card: a set only its rank, in a suit it does not hold yet
+/// where suits must differ, and only while it is shorter than a set may
+/// be; a run only its suit, at a rank next to one it holds (on the circle
+/// of ranks, the ace next to the two and the king) that it does not hold
+/// yet (or an ace, which some rules let a run hold at both ends);
+/// anything when a card has no face or there is none.
 #[derive(Debug, Clone, Copy)]
 enum MeldShape {
-    Rank(Rank),
-    Suit(romme_core::Suit),
+    Set {
+        rank: Rank,
+        /// The suits it holds (a bit per [`Suit::index`]) where suits must
+        /// differ; none otherwise.
+        suits: u8,
+        full: bool,
+    },
+    Run {
+        suit: Suit,
+        /// The ranks it can take (a bit per [`Rank::index`]).
+        ranks: u16,
+    },
     Any,
 }
 
 impl MeldShape {
-    fn of(lying: &[MeldCard]) -> MeldShape {
+    fn of(lying: &[MeldCard], rules: &Ruleset) -> MeldShape {
         // Every card's face (a bare wild card: anything goes).
         let mut faces = lying.iter().map(|c| c.effective());
         let Some(Some(first)) = faces.next() else {
             return MeldShape::Any;
         };
         let (mut one_rank, mut one_suit) = (true, true);
+        let (mut suits, mut ranks) = (0u8, 0u16);
+        let mut add = |g: Face| {
+            suits |= 1 << g.suit.index();
+            ranks |= 1 << g.rank.index();
+        };
+        add(first);
         for g in faces {
             let Some(g) = g else {
                 return MeldShape::Any;
             };
             one_rank &= g.rank == first.rank;
             one_suit &= g.suit == first.suit;
+            add(g);
         }
         if one_rank {
-            MeldShape::Rank(first.rank)
+            let distinct = rules.melds.sets.suits == SetSuits::Distinct;
+            let max = match (rules.melds.sets.suits, rules.melds.sets.max_len.get()) {
+                (_, Some(m)) => usize::from(m),
+                (SetSuits::Distinct, None) => rules.deck.kind.suits().len(),
+                (SetSuits::Any, None) => usize::MAX,
+            };
+            MeldShape::Set {
+                rank: first.rank,
+                suits: if distinct { suits } else { 0 },
+                full: lying.len() >= max,
+            }
         } else if one_suit {
-            MeldShape::Suit(first.suit)
+            // Neighbours on the circle of 13 ranks.
+            const ALL: u16 = (1 << 13) - 1;
+            let next = ((ranks << 1) | (ranks >> 12)) & ALL;
+            let before = ((ranks >> 1) | (ranks << 12)) & ALL;
+            let ace = 1 << Rank::Ace.index();
+            MeldShape::Run {
+                suit: first.suit,
+                ranks: ((next | before) & !ranks) | ace,
+            }
         } else {
             MeldShape::Any
         }
@@ -643,8 +688,10 @@ impl MeldShape {
     /// many lay-offs of cards that cannot fit.
     fn could_extend(self, f: Face) -> bool {
         match self {
-            MeldShape::Rank(r) => f.rank == r,
-            MeldShape::Suit(s) => f.suit == s,
+            MeldShape::Set { rank, suits, full } => {
+                f.rank == rank && !full && suits >> f.suit.index() & 1 == 0
+            }
+            MeldShape::Run { suit, ranks } => f.suit == suit && ranks >> f.rank.index() & 1 == 1,
             MeldShape::Any => true,
         }
     }

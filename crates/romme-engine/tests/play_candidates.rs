@@ -3,9 +3,9 @@
 //! play without the card that must be melded, a card that cannot fit a meld
 //! of another rank or suit). This holds it to never leaving out a legal
 //! one: in random games of every preset with a discard pile, every
-//! single-card lay-off of a natural card and (after the opening) every
-//! single meld the engine accepts on a copy of the game is in
-//! `legal_actions`.
+//! single-card lay-off of a natural card, every joker exchange and (after
+//! the opening) every single meld the engine accepts on a copy of the game
+//! is in `legal_actions`.
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -17,11 +17,11 @@ use romme_engine::{Action, Game, Phase};
 
 /// Every single-card natural lay-off and every single meld of `seat`'s
 /// hand that the engine accepts; panics if one is not listed. Returns how
-/// many were accepted.
-fn check_state(game: &Game, seat: usize, checker: &MeldChecker) -> usize {
+/// many were accepted, and how many of them were joker exchanges.
+fn check_state(game: &Game, seat: usize, checker: &MeldChecker) -> (usize, usize) {
     let legal = game.legal_actions(seat);
     let Some(hand) = game.hand(seat) else {
-        return 0;
+        return (0, 0);
     };
     let mut kinds: Vec<CardKind> = hand.iter().map(|c| c.kind()).collect();
     kinds.sort_unstable();
@@ -36,6 +36,17 @@ fn check_state(game: &Game, seat: usize, checker: &MeldChecker) -> usize {
                 meld,
                 cards: vec![MeldCard::plain(k)],
             });
+        }
+    }
+    // Every exchange of a table joker for a card of the hand.
+    for (meld, m) in game.table_melds().iter().enumerate() {
+        if !m.iter().any(|c| c.card.is_joker()) {
+            continue;
+        }
+        for &k in &kinds {
+            if !k.is_joker() {
+                tries.push(Action::ExchangeJoker { meld, card: k });
+            }
         }
     }
     // Before the opening the list holds openings (combinations of melds,
@@ -53,11 +64,12 @@ fn check_state(game: &Game, seat: usize, checker: &MeldChecker) -> usize {
             lay_offs: Vec::new(),
         });
     }
-    let mut accepted = 0;
+    let (mut accepted, mut exchanges) = (0, 0);
     for a in tries {
         let mut copy = game.detached();
         if copy.apply(seat, a.clone()).is_ok() {
             accepted += 1;
+            exchanges += usize::from(matches!(a, Action::ExchangeJoker { .. }));
             assert!(
                 legal.contains(&a),
                 "{}: accepted but not listed: {a:?}",
@@ -65,12 +77,12 @@ fn check_state(game: &Game, seat: usize, checker: &MeldChecker) -> usize {
             );
         }
     }
-    accepted
+    (accepted, exchanges)
 }
 
 #[test]
 fn no_accepted_lay_off_or_single_meld_is_missing_from_the_list() {
-    let mut accepted = 0usize;
+    let (mut accepted, mut exchanges) = (0usize, 0usize);
     let mut states = 0usize;
     for name in presets::NAMES {
         let Some(Ok(rules)) = presets::load(name) else {
@@ -100,7 +112,9 @@ fn no_accepted_lay_off_or_single_meld_is_missing_from_the_list() {
                     let Ok(checker) = MeldChecker::new(game.rules(), game.round()) else {
                         break;
                     };
-                    accepted += check_state(&game, seat, &checker);
+                    let (a, x) = check_state(&game, seat, &checker);
+                    accepted += a;
+                    exchanges += x;
                     states += 1;
                 }
                 // Mostly random play; now and then a listed lay-off or meld
@@ -126,6 +140,10 @@ fn no_accepted_lay_off_or_single_meld_is_missing_from_the_list() {
     }
     assert!(states > 500, "only {states} play states checked");
     assert!(accepted > 500, "only {accepted} accepted plays checked");
+    assert!(
+        exchanges > 20,
+        "only {exchanges} accepted exchanges checked"
+    );
 }
 
 /// `pending_plays` gives exactly the listed melds and lay-offs that put
