@@ -379,8 +379,7 @@ impl Game {
                 push_exchanges(&mut out, plays, i, meld, &kinds);
                 continue;
             }
-            let lying = meld.meld_cards();
-            let shape = MeldShape::of(&lying, &self.rules);
+            let shape = MeldShape::of(&meld.cards, &self.rules);
             for &k in kinds_here {
                 if let (Some(f), false) = (k.face(), checker.is_wild(k)) {
                     if !shape.could_extend(f) {
@@ -398,7 +397,7 @@ impl Game {
                     out.push(lay_off(None));
                     continue;
                 }
-                let mut cards = lying.clone();
+                let mut cards = meld.meld_cards();
                 cards.push(MeldCard::plain(k));
                 // The readings of the meld with the wild card added, kept per
                 // game (the table changes seldom).
@@ -634,9 +633,15 @@ enum MeldShape {
 }
 
 impl MeldShape {
-    fn of(lying: &[MeldCard], rules: &Ruleset) -> MeldShape {
+    fn of(lying: &[(Card, Option<Face>)], rules: &Ruleset) -> MeldShape {
         // Every card's face (a bare wild card: anything goes).
-        let mut faces = lying.iter().map(|c| c.effective());
+        let mut faces = lying.iter().map(|&(c, f)| {
+            MeldCard {
+                card: c.kind(),
+                stands_for: f,
+            }
+            .effective()
+        });
         let Some(Some(first)) = faces.next() else {
             return MeldShape::Any;
         };
