@@ -48,7 +48,7 @@ impl Game {
             self.final_discard(seat, discard, ActionError::LayDownNeedsDiscard)?;
         let mut laid = Vec::with_capacity(melds.len());
         for m in melds {
-            laid.push(self.meld_from_hand(seat, m, &mut hand)?.0);
+            laid.push(self.meld_from_hand(seat, m, &mut hand, self.trial.0)?.0);
         }
         let rest: Vec<CardKind> = hand.iter().map(|c| c.kind()).collect();
         let have = romme_core::penalty::hand_points(&rules, &rest, self.round());

@@ -541,7 +541,8 @@ impl Game {
         Ok(events)
     }
 
-    /// Whether `apply` would accept the action (tried on one copy).
+    /// Whether `apply` would accept the action (checked in place where `act`
+    /// checks before it changes anything, otherwise tried on a copy).
     pub(crate) fn accepts(&self, seat: usize, action: &Action) -> bool {
         if self.precheck(seat, action).is_err() {
             return false;
@@ -552,6 +553,19 @@ impl Game {
                 Action::Discard { card } => Some(self.discard_checks(seat, *card).map(|_| ())),
                 Action::Draw { from } => self.draw_checks(seat, *from),
                 Action::EndTurn => Some(self.end_turn_checks()),
+                Action::Meld { melds, lay_offs } => {
+                    Some(self.put_down_plan(seat, melds, lay_offs, true).map(|_| ()))
+                }
+                Action::LayOff { meld, cards } => {
+                    let part = LayOffPart {
+                        meld: *meld,
+                        cards: cards.clone(),
+                    };
+                    Some(
+                        self.put_down_plan(seat, &[], std::slice::from_ref(&part), true)
+                            .map(|_| ()),
+                    )
+                }
                 _ => None,
             };
             if let Some(r) = checked {
@@ -565,12 +579,16 @@ impl Game {
 
     /// Whether `act` makes every check of `action` before it changes the
     /// game, so that a refused action leaves the game as it was: a discard,
-    /// ending the turn, and a draw while the stock has cards (from an empty
-    /// stock the draw reshuffles the discard pile first).
+    /// ending the turn, new melds and lay-offs, and a draw while the stock
+    /// has cards (from an empty stock the draw reshuffles the discard pile
+    /// first).
     fn checked_before_change(&self, action: &Action) -> bool {
         self.patience.is_none()
             && match action {
-                Action::Discard { .. } | Action::EndTurn => true,
+                Action::Discard { .. }
+                | Action::EndTurn
+                | Action::Meld { .. }
+                | Action::LayOff { .. } => true,
                 Action::Draw { .. } => !self.stock.is_empty(),
                 _ => false,
             }

@@ -16,6 +16,26 @@ use crate::error::ActionError;
 use crate::event::Event;
 use crate::game::{Game, Hand, Meld, Phase};
 
+/// What a checked play of new melds and lay-offs changes (see
+/// [`Game::put_down_plan`]).
+pub(crate) struct PutDownPlan {
+    /// The play comes before the draw (no discard pile) and starts the
+    /// play phase.
+    starts_play: bool,
+    /// The seat's hand after the play.
+    hand: Hand,
+    /// The table after the play.
+    table: Vec<Meld>,
+    /// Where the new melds are on that table.
+    new_melds: std::ops::Range<usize>,
+    /// The melds laid off on.
+    laid_off: Vec<usize>,
+    /// A lay-off went on another player's meld.
+    on_others: bool,
+    /// The opening's points, if the play is the seat's opening.
+    opening_points: Option<u32>,
+}
+
 impl Game {
     // ----- melding, laying off, exchanging -----
 
@@ -73,10 +93,16 @@ impl Game {
     }
 
     pub(crate) fn declare(&self, cards: &[MeldCard]) -> Result<Declaration, ActionError> {
+        self.declare_with(cards, self.trial.0)
+    }
+
+    /// [`Game::declare`]; `terse`: a refusal without its text (the action
+    /// is only tried).
+    fn declare_with(&self, cards: &[MeldCard], terse: bool) -> Result<Declaration, ActionError> {
         // The text of the meld is written only when the meld is refused,
         // and not at all when the action is only tried.
         let checker = self.checker()?;
-        if self.trial.0 {
+        if terse {
             return self
                 .melds
                 .check(&checker, cards, false)
@@ -150,8 +176,9 @@ impl Game {
         seat: usize,
         m: &[MeldCard],
         hand: &mut Hand,
+        terse: bool,
     ) -> Result<(Meld, Declaration), ActionError> {
-        let d = self.declare(m)?;
+        let d = self.declare_with(m, terse)?;
         let kinds: Vec<CardKind> = m.iter().map(|c| c.card).collect();
         let physical = self.take_for_meld(hand, &kinds)?;
         let meld = Meld {
@@ -206,6 +233,8 @@ impl Game {
         self.rules.turn.lay_off_target != LayOffTarget::Own || owner == seat
     }
 
+    /// Meld and lay off: every check first ([`Game::put_down_plan`]), then
+    /// the change, so a refused play leaves the game as it was.
     pub(crate) fn put_down(
         &mut self,
         seat: usize,
@@ -213,7 +242,26 @@ impl Game {
         lay_offs: &[LayOffPart],
         ev: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        self.start_play()?;
+        let plan = self.put_down_plan(seat, melds, lay_offs, self.trial.0)?;
+        self.commit_put_down(seat, plan, ev);
+        Ok(())
+    }
+
+    /// Every check of a play of new `melds` and `lay_offs`, and what it
+    /// would change, without changing anything (`accepts` asks this in
+    /// place). `terse`: refusals without their texts (only tried).
+    pub(crate) fn put_down_plan(
+        &self,
+        seat: usize,
+        melds: &[Vec<MeldCard>],
+        lay_offs: &[LayOffPart],
+        terse: bool,
+    ) -> Result<PutDownPlan, ActionError> {
+        // Without a discard pile a play may come before the draw (`001`).
+        let starts_play = self.phase == Phase::Draw && !self.rules.turn.discard_pile;
+        if !starts_play {
+            self.in_play()?;
+        }
         if self.rules.concealed.enabled {
             return Err(ActionError::MeldsConcealed);
         }
@@ -223,7 +271,7 @@ impl Game {
         if self.ts.exchanged && self.rules.jokers.exchange_ends_plays {
             return Err(ActionError::PlaysEnded);
         }
-        let rules = Arc::clone(&self.rules);
+        let rules = &self.rules;
         let opening_now = !self.opened[seat];
         let used = melds
             .iter()
@@ -236,7 +284,7 @@ impl Game {
         let mut decls = Vec::new();
         let mut new_melds = Vec::new();
         for m in melds {
-            let (meld, d) = self.meld_from_hand(seat, m, &mut hand)?;
+            let (meld, d) = self.meld_from_hand(seat, m, &mut hand, terse)?;
             new_melds.push(meld);
             decls.push(d);
         }
@@ -247,6 +295,7 @@ impl Game {
         table.extend(new_melds);
         let mut lay_off_value = 0u32;
         let mut laid_off = Vec::new();
+        let mut on_others = false;
         for part in lay_offs {
             let target = table
                 .get(part.meld)
@@ -259,7 +308,7 @@ impl Game {
             let mut cards = target.meld_cards();
             cards.extend(part.cards.iter().copied());
             let checker = self.checker()?;
-            let d = if self.trial.0 {
+            let d = if terse {
                 self.melds.check(&checker, &cards, false).map_err(|_| {
                     ActionError::InvalidLayOff {
                         cards: String::new(),
@@ -284,12 +333,10 @@ impl Game {
                     .iter()
                     .filter_map(|c| c.effective())
                     .collect();
-                card_values(&rules, target.kind, &faces).iter().sum()
+                card_values(rules, target.kind, &faces).iter().sum()
             };
             lay_off_value += d.value.saturating_sub(old_value);
-            if target.owner != seat {
-                self.ts.laid_off_on_others = true;
-            }
+            on_others |= target.owner != seat;
             let existing = target.cards.clone();
             let owner = target.owner;
             table[part.meld] = Meld {
@@ -313,21 +360,53 @@ impl Game {
                 joker_exchanged: self.ts.exchanged,
                 whole_hand: hand.len() <= keep && !self.ts.opened_before,
             };
-            opening_points = Some(opening::check(&rules, &attempt)?);
+            opening_points = Some(opening::check(rules, &attempt)?);
         }
         // The card taken from the discard pile, and freed jokers, are melded
         // if they left the hand.
         if let Some(t) = self.ts.taken {
-            if !hand.contains(&t) {
-                self.ts.taken = None;
-            } else if rules.turn.discard_take == DiscardTake::MeldAtOnceOpening && opening_now {
+            if hand.contains(&t)
+                && rules.turn.discard_take == DiscardTake::MeldAtOnceOpening
+                && opening_now
+            {
                 return Err(ActionError::MustMeldTaken(t.kind()));
             }
+        }
+        Ok(PutDownPlan {
+            starts_play,
+            hand,
+            table,
+            new_melds: base..base + melds.len(),
+            laid_off,
+            on_others,
+            opening_points,
+        })
+    }
+
+    /// Make a play checked by [`Game::put_down_plan`].
+    fn commit_put_down(&mut self, seat: usize, plan: PutDownPlan, ev: &mut Vec<Event>) {
+        let PutDownPlan {
+            starts_play,
+            hand,
+            table,
+            new_melds,
+            laid_off,
+            on_others,
+            opening_points,
+        } = plan;
+        if starts_play {
+            self.phase = Phase::Play;
+        }
+        if on_others {
+            self.ts.laid_off_on_others = true;
+        }
+        if self.ts.taken.is_some_and(|t| !hand.contains(&t)) {
+            self.ts.taken = None;
         }
         self.ts.freed.retain(|j| hand.contains(j));
         self.hands[seat] = hand;
         self.table = Arc::new(table);
-        if opening_now {
+        if opening_points.is_some() {
             self.opened[seat] = true;
         }
         if self.first_to_meld.is_none() {
@@ -335,7 +414,7 @@ impl Game {
         }
         ev.push(Event::Melded {
             seat,
-            melds: (base..base + melds.len()).collect(),
+            melds: new_melds.collect(),
             laid_off,
             opening: opening_points,
             table: self.table.iter().map(Meld::public).collect(),
@@ -343,7 +422,6 @@ impl Game {
         if self.hands[seat].is_empty() {
             self.goes_out(seat, ev);
         }
-        Ok(())
     }
 
     /// Before a play: without a discard pile a player who plays need not
