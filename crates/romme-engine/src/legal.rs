@@ -327,8 +327,9 @@ impl Game {
             groups: single_melds(&checker, &self.rules, &hand, Some(&self.melds)),
             items: Vec::new(),
         };
+        // Room for the single melds, the discards and a few lay-offs.
+        out.items.reserve(out.groups.len() + 2 * hand.len() + 4);
         if self.opened[seat] {
-            let mut singles = Vec::new();
             for (at, d) in meld_refs(&out.groups) {
                 // Plays the engine refuses for the cards they use (one that
                 // must be melded is missing) are not listed.
@@ -336,9 +337,8 @@ impl Game {
                 if self.play_allowed(seat, false, false, used).is_err() {
                     continue;
                 }
-                singles.push(Candidate::Melds(smallvec::smallvec![at]));
+                out.items.push(Candidate::Melds(smallvec::smallvec![at]));
             }
-            out.items = singles;
         } else {
             let must: Vec<CardKind> = self
                 .ts
@@ -386,15 +386,18 @@ impl Game {
                         continue;
                     }
                 }
-                let lay_off = |stands_for: Option<Face>| Action::LayOff {
-                    meld: i,
-                    cards: vec![MeldCard {
-                        card: k,
-                        stands_for,
-                    }],
+                // Table melds number far below `u32::MAX`.
+                let lay_off = |stands_for: Option<Face>| {
+                    Candidate::LayOff(
+                        i as u32,
+                        MeldCard {
+                            card: k,
+                            stands_for,
+                        },
+                    )
                 };
                 if !checker.is_wild(k) {
-                    out.push(lay_off(None));
+                    out.items.push(lay_off(None));
                     continue;
                 }
                 let mut cards = meld.meld_cards();
@@ -414,7 +417,7 @@ impl Game {
                 // the two or above the king): each face once.
                 for (n, &f) in faces.iter().enumerate() {
                     if !faces[..n].contains(&f) {
-                        out.push(lay_off(f));
+                        out.items.push(lay_off(f));
                     }
                 }
             }
@@ -461,6 +464,8 @@ enum Candidate {
     Ready(Action),
     /// `Action::Meld` of these melds, without lay-offs.
     Melds(MeldRefs),
+    /// `Action::LayOff` of one card onto table meld `.0`.
+    LayOff(u32, MeldCard),
 }
 
 /// The candidates of a seat in list order, with the single-meld groups
@@ -517,6 +522,10 @@ impl Listing {
                 melds: self.melds(&refs).map(<[MeldCard]>::to_vec).collect(),
                 lay_offs: Vec::new(),
             },
+            Candidate::LayOff(meld, card) => Action::LayOff {
+                meld: meld as usize,
+                cards: vec![card],
+            },
         }
     }
 
@@ -541,7 +550,10 @@ impl Listing {
                     && refs.len() == melds.len()
                     && self.melds(refs).zip(melds).all(|(x, y)| x == &y[..])
             }
-            (Candidate::Melds(_), _) => false,
+            (Candidate::LayOff(i, card), Action::LayOff { meld, cards }) => {
+                *i as usize == *meld && cards[..] == [*card]
+            }
+            (Candidate::Melds(_) | Candidate::LayOff(..), _) => false,
         })
     }
 
