@@ -334,7 +334,7 @@ impl Game {
                 // Plays the engine refuses for the cards they use (one that
                 // must be melded is missing) are not listed.
                 let used = d.ordered.iter().map(|c| c.card);
-                if self.play_allowed(seat, false, false, used).is_err() {
+                if !self.play_allowed_ok(seat, false, false, used) {
                     continue;
                 }
                 out.items.push(Candidate::Melds(smallvec::smallvec![at]));
@@ -364,10 +364,7 @@ impl Game {
         let lay_off_kinds: Vec<CardKind> = kinds
             .iter()
             .copied()
-            .filter(|&k| {
-                self.play_allowed(seat, true, true, std::iter::once(k))
-                    .is_ok()
-            })
+            .filter(|&k| self.play_allowed_ok(seat, true, true, std::iter::once(k)))
             .collect();
         for (i, meld) in self.table.iter().enumerate() {
             let kinds_here = if self.may_lay_off_on(seat, meld.owner) {

@@ -16,6 +16,31 @@ use crate::error::ActionError;
 use crate::event::Event;
 use crate::game::{Game, Hand, Meld, Phase};
 
+/// Why a play is refused for the cards it uses (see
+/// [`Game::play_allowed`]), before the refusal is worded.
+#[derive(Debug, Clone, Copy)]
+enum PlayRefusal {
+    MustMeldTaken(CardKind),
+    MustMeldFreedJoker,
+    NoLayingOff,
+    LayOffBeforeOpening,
+}
+
+impl PlayRefusal {
+    fn into_error(self) -> ActionError {
+        match self {
+            PlayRefusal::MustMeldTaken(k) => ActionError::MustMeldTaken(k),
+            PlayRefusal::MustMeldFreedJoker => ActionError::MustMeldFreedJoker,
+            PlayRefusal::NoLayingOff => {
+                ActionError::LayOffNotAllowed("laying off is not played in this ruleset".into())
+            }
+            PlayRefusal::LayOffBeforeOpening => {
+                ActionError::LayOffNotAllowed("you can lay off only after your opening".into())
+            }
+        }
+    }
+}
+
 /// What a checked play of new melds and lay-offs changes (see
 /// [`Game::put_down_plan`]).
 pub(crate) struct PutDownPlan {
@@ -203,28 +228,48 @@ impl Game {
         lays_off: bool,
         used: impl Iterator<Item = CardKind> + Clone,
     ) -> Result<(), ActionError> {
+        self.play_refusal(seat, no_melds, lays_off, used)
+            .map_or(Ok(()), |r| Err(r.into_error()))
+    }
+
+    /// [`Game::play_allowed`] as a yes or no, without wording a refusal
+    /// (listing asks it for every card).
+    pub(crate) fn play_allowed_ok(
+        &self,
+        seat: usize,
+        no_melds: bool,
+        lays_off: bool,
+        used: impl Iterator<Item = CardKind> + Clone,
+    ) -> bool {
+        self.play_refusal(seat, no_melds, lays_off, used).is_none()
+    }
+
+    /// Why [`Game::play_allowed`] refuses a play, if it does.
+    fn play_refusal(
+        &self,
+        seat: usize,
+        no_melds: bool,
+        lays_off: bool,
+        used: impl Iterator<Item = CardKind> + Clone,
+    ) -> Option<PlayRefusal> {
         if let Some(t) = self.ts.taken {
             if !used.clone().any(|k| k == t.kind()) {
-                return Err(ActionError::MustMeldTaken(t.kind()));
+                return Some(PlayRefusal::MustMeldTaken(t.kind()));
             }
         }
         if !self.ts.freed.is_empty() && !used.clone().any(|k| k.is_joker()) {
-            return Err(ActionError::MustMeldFreedJoker);
+            return Some(PlayRefusal::MustMeldFreedJoker);
         }
         if lays_off {
             if self.rules.turn.lay_off == LayOff::Never {
-                return Err(ActionError::LayOffNotAllowed(
-                    "laying off is not played in this ruleset".into(),
-                ));
+                return Some(PlayRefusal::NoLayingOff);
             }
             let opening_now = !self.opened.get(seat).copied().unwrap_or(false);
             if opening_now && no_melds && !self.rules.opening.lay_offs_count {
-                return Err(ActionError::LayOffNotAllowed(
-                    "you can lay off only after your opening".into(),
-                ));
+                return Some(PlayRefusal::LayOffBeforeOpening);
             }
         }
-        Ok(())
+        None
     }
 
     /// Whether `seat` may lay off on a meld of `owner` (some rulesets allow
