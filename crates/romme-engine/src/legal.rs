@@ -232,22 +232,27 @@ impl Game {
         if hand.len() > GO_OUT_HAND {
             return Vec::new();
         }
-        let table = self.table_melds();
         let Some(tables) = self.solver_tables() else {
             return Vec::new();
         };
-        // The table's melds as checked before (the game keeps them).
         let Ok(checker) = self.checker() else {
             return Vec::new();
         };
-        let checked: Result<Vec<Declaration>, _> = table
-            .iter()
-            .map(|m| self.melds.check(&checker, m, true))
-            .collect();
-        let Ok(Some(plan)) = checked.and_then(|checked| {
-            tables.solver().and_then(|solver| {
-                romme_solver::go_out_checked(&solver, &table, &checked, hand, self.opened[seat])
-            })
+        // The table's melds as checked before (the game keeps them, for the
+        // table as it lies).
+        let lying = self.melds.table(&self.table, || {
+            let table = self.table_melds();
+            let checked: Result<Vec<Declaration>, _> = table
+                .iter()
+                .map(|m| self.melds.check(&checker, m, true))
+                .collect();
+            (table, checked.ok())
+        });
+        let (table, Some(checked)) = &*lying else {
+            return Vec::new();
+        };
+        let Ok(Some(plan)) = tables.solver().and_then(|solver| {
+            romme_solver::go_out_checked(&solver, table, checked, hand, self.opened[seat])
         }) else {
             return Vec::new();
         };

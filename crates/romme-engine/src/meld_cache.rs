@@ -25,6 +25,8 @@ use romme_core::{CardKind, Face};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
+use crate::game::Meld;
+
 /// The cards of one candidate meld, sorted, on the stack.
 pub(crate) type Group = SmallVec<[CardKind; 16]>;
 
@@ -49,7 +51,14 @@ struct Maps {
     /// A table meld with an undeclared wild card added: the faces the wild
     /// card may take there (one per reading).
     wild_lay_offs: FxHashMap<Vec<MeldCard>, Arc<[Option<Face>]>>,
+    /// The table last asked for with its melds' checks, and those. The
+    /// table is held, so no other table can take its address while it
+    /// is kept.
+    table: Option<(Arc<Vec<Meld>>, Arc<TableChecks>)>,
 }
+
+/// A table's melds as cards, and each one's check (`None` when one fails).
+pub(crate) type TableChecks = (Vec<Vec<MeldCard>>, Option<Vec<Declaration>>);
 
 impl MeldCache {
     /// The readings of the sorted group `key`, worked out by `read` the
@@ -62,6 +71,25 @@ impl MeldCache {
     ) -> Arc<[Declaration]> {
         let mut maps = self.lock();
         remembered(&mut maps.groups, key, read)
+    }
+
+    /// The melds of `table` as cards and their checks, worked out by `make`
+    /// the first time this table is asked for (a table lies unchanged for
+    /// many turns).
+    pub(crate) fn table(
+        &self,
+        table: &Arc<Vec<Meld>>,
+        make: impl FnOnce() -> TableChecks,
+    ) -> Arc<TableChecks> {
+        if let Some((t, v)) = &self.lock().table {
+            if Arc::ptr_eq(t, table) {
+                return Arc::clone(v);
+            }
+        }
+        // Outside the lock: `make` checks melds through this cache.
+        let v = Arc::new(make());
+        self.lock().table = Some((Arc::clone(table), Arc::clone(&v)));
+        v
     }
 
     /// The faces the wild card added last to the table meld `cards` may take
