@@ -975,6 +975,12 @@ pub(crate) fn single_melds(
     let suits = rules.deck.kind.suits();
     let distinct = rules.melds.sets.suits == SetSuits::Distinct;
     let line = run_line(rules);
+    let held = held_positions(
+        &line,
+        hand.iter()
+            .filter(|&&k| !checker.is_wild(k))
+            .filter_map(|k| k.face()),
+    );
     // The group being built, written in place: a set holds at most the
     // hand's cards, a run at most the line's positions (on the stack for
     // ordinary hands).
@@ -1042,7 +1048,7 @@ pub(crate) fn single_melds(
     // Runs: windows along the line, naturals where the hand has them, wild
     // cards elsewhere.
     for &suit in suits {
-        let starts = run_starts(&line, suit, &count, min, wilds.is_empty());
+        let starts = run_starts(line.len(), held[suit.index()], min, wilds.len());
         for start in 0..line.len() {
             if starts >> start & 1 == 0 {
                 continue;
@@ -1071,26 +1077,43 @@ pub(crate) fn single_melds(
     out
 }
 
-/// The line positions (bit i: `line[i]`) where a run of `suit` may start:
-/// without wild cards only where `min` positions in a row hold a card
-/// (elsewhere the walk along the line emits nothing); with wild cards
-/// every position (and every position, too, on a line too long for the
-/// mask).
-fn run_starts(line: &[Rank], suit: Suit, count: &[u8; FACES], min: usize, natural: bool) -> u64 {
-    if !natural || line.len() > 63 {
+/// The line positions (bit i: `line[i]`) where a run may start, given the
+/// positions `held` that hold a card of its suit: without wild cards only
+/// where `min` positions in a row hold a card; with `wilds` wild cards
+/// only where a card lies within the next `wilds` positions (a walk that
+/// fills more positions with wild cards before its first natural card
+/// breaks off before it). Elsewhere the walk along the line emits nothing.
+/// Every position on a line too long for the mask.
+fn run_starts(line_len: usize, held: u64, min: usize, wilds: usize) -> u64 {
+    if line_len > 63 {
         return u64::MAX;
     }
-    let mut held = 0u64;
-    for (i, &rank) in line.iter().enumerate() {
-        if count[Face::new(rank, suit).index()] > 0 {
-            held |= 1 << i;
+    let mut starts = held;
+    if wilds == 0 {
+        for k in 1..min.min(64) {
+            starts &= held >> k;
+        }
+    } else {
+        for k in 1..=wilds.min(63) {
+            starts |= held >> k;
         }
     }
-    let mut starts = held;
-    for k in 1..min.min(64) {
-        starts &= held >> k;
-    }
     starts
+}
+
+/// Per suit ([`Suit::index`]), the line positions (bit i: `line[i]`)
+/// where one of the natural cards `faces` lies.
+fn held_positions(line: &[Rank], faces: impl Iterator<Item = Face>) -> [u64; 5] {
+    // The positions of each rank on the line (the ace may lie at both ends).
+    let mut at = [0u64; 13];
+    for (i, r) in line.iter().enumerate().take(64) {
+        at[r.index()] |= 1 << i;
+    }
+    let mut held = [0u64; 5];
+    for f in faces {
+        held[f.suit.index()] |= at[f.rank.index()];
+    }
+    held
 }
 
 /// Slots of [`kind_slot`]: the 65 faces and the joker.
