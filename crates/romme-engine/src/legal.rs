@@ -932,11 +932,14 @@ pub(crate) fn single_melds(
     // Copies per face in the hand.
     let mut count = [0u8; FACES];
     let mut wilds: Group = Group::new();
+    // The ranks the hand holds (a bit per `Rank::index`).
+    let mut ranks = 0u16;
     for &k in hand {
         if checker.is_wild(k) {
             wilds.push(k);
         } else if let CardKind::Natural(f) = k {
             count[f.index()] = count[f.index()].saturating_add(1);
+            ranks |= 1 << f.rank.index();
         }
     }
     wilds.sort_unstable();
@@ -987,12 +990,6 @@ pub(crate) fn single_melds(
     let mut g = Group::from_elem(CardKind::Joker, hand.len().max(line.len()));
     // Sets: per rank (in rank order), every choice of copies per suit,
     // plus wild cards.
-    let mut ranks = 0u16;
-    for (i, &c) in count.iter().enumerate() {
-        if c > 0 {
-            ranks |= 1 << (i % 13);
-        }
-    }
     for (r, &rank) in Rank::ALL.iter().enumerate() {
         if ranks >> r & 1 == 0 {
             continue;
