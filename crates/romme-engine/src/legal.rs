@@ -80,11 +80,18 @@ impl Game {
             .iter()
             .map(|d| d.2.ordered.iter().map(|c| kind_slot(c.card)).collect())
             .collect();
+        let masks: Vec<u128> = slots
+            .iter()
+            .map(|cards| cards.iter().fold(0u128, |m, &c| m | 1 << c))
+            .collect();
         let mut held = [0u8; KIND_SLOTS];
         for &k in hand {
             let slot = usize::from(kind_slot(k));
             held[slot] = held[slot].saturating_add(1);
         }
+        let empty = (0..KIND_SLOTS)
+            .filter(|&slot| held[slot] == 0)
+            .fold(0u128, |m, slot| m | 1 << slot);
         let mut needed: SmallVec<[(u8, u8); 4]> = SmallVec::new();
         for &m in must {
             let slot = kind_slot(m);
@@ -97,6 +104,7 @@ impl Game {
             rules: &self.rules,
             decls: &decls,
             slots: &slots,
+            masks: &masks,
             held,
             needed,
             // Only counted with `table_counts` (working it out costs).
@@ -112,6 +120,7 @@ impl Game {
         let mut state = SearchState {
             chosen: Vec::new(),
             left: held,
+            empty,
             left_len: hand.len(),
             out: Vec::new(),
             steps: 0,
@@ -1135,6 +1144,8 @@ struct OpeningSearch<'a> {
     decls: &'a [Decl<'a>],
     /// The kinds of each declaration's cards, as slots.
     slots: &'a [SmallVec<[u8; 8]>],
+    /// The slots of each declaration's cards, a bit per slot.
+    masks: &'a [u128],
     /// Cards of the hand per slot.
     held: [u8; KIND_SLOTS],
     /// The `must` cards: (slot, copies).
@@ -1157,6 +1168,9 @@ struct SearchState {
     chosen: Vec<usize>,
     /// Cards not yet in a chosen meld, per slot, and how many.
     left: [u8; KIND_SLOTS],
+    /// The slots with no card left, a bit per slot: a meld that needs one
+    /// of them is passed over without looking at its cards.
+    empty: u128,
     left_len: usize,
     /// (points, cards, melds) of the combinations found.
     out: Vec<(u32, usize, MeldRefs)>,
@@ -1173,9 +1187,17 @@ impl OpeningSearch<'_> {
             if st.steps > OPENING_STEPS || st.out.len() >= MAX_OPENINGS {
                 return;
             }
+            if self.masks[i] & st.empty != 0 {
+                continue;
+            }
             let cards = &self.slots[i];
             if !take_all(&mut st.left, cards) {
                 continue;
+            }
+            for &c in cards {
+                if st.left[usize::from(c)] == 0 {
+                    st.empty |= 1 << c;
+                }
             }
             st.left_len -= cards.len();
             st.chosen.push(i);
@@ -1196,6 +1218,7 @@ impl OpeningSearch<'_> {
             for &c in cards {
                 st.left[usize::from(c)] += 1;
             }
+            st.empty &= !self.masks[i];
         }
     }
 
