@@ -19,7 +19,7 @@ use smallvec::SmallVec;
 
 use crate::action::{Action, DrawSource, LayOffPart};
 use crate::game::{Game, Meld, Phase};
-use crate::meld_cache::{Group, MeldCache};
+use crate::meld_cache::{Group, GroupKey, MeldCache};
 
 /// Number of face slots, as [`Face::index`] counts them.
 const FACES: usize = Face::SLOTS;
@@ -959,7 +959,7 @@ pub(crate) fn single_melds(
         (SetSuits::Any, None) => 2 * rules.deck.kind.suits().len(),
     };
     let mut out: Vec<Arc<[Declaration]>> = Vec::new();
-    let mut seen: rustc_hash::FxHashSet<Group> = rustc_hash::FxHashSet::default();
+    let mut seen: rustc_hash::FxHashSet<GroupKey> = rustc_hash::FxHashSet::default();
     // Without wild cards no group comes twice: the sets of a rank differ in
     // their copies, runs in their span, and a set (one rank, at least two
     // cards) is never a run (distinct ranks).
@@ -969,16 +969,19 @@ pub(crate) fn single_melds(
     let mut emit = |g: &[CardKind]| {
         let mut sorted = Group::from_slice(g);
         sorted.sort_unstable();
-        if track && seen.contains(&sorted) {
-            debug_assert!(repeats, "group {sorted:?} listed twice without wild cards");
-            return;
+        let key = track.then(|| GroupKey::of(&sorted));
+        if let Some(key) = &key {
+            if seen.contains(key) {
+                debug_assert!(repeats, "group {sorted:?} listed twice without wild cards");
+                return;
+            }
         }
         let ds = match cache {
             Some(c) => c.readings(&sorted, || readings(checker, &sorted)),
             None => readings(checker, &sorted),
         };
-        if track {
-            seen.insert(sorted);
+        if let Some(key) = key {
+            seen.insert(key);
         }
         if !ds.is_empty() {
             out.push(ds);

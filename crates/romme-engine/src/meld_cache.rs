@@ -30,6 +30,37 @@ use crate::game::Meld;
 /// The cards of one candidate meld, sorted, on the stack.
 pub(crate) type Group = SmallVec<[CardKind; 16]>;
 
+/// A sorted group as a key: packed into one integer (seven bits a card)
+/// when it has at most [`PACKED_CARDS`] cards, which hashes and compares
+/// in a few instructions; the cards themselves otherwise.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum GroupKey {
+    Packed(u128),
+    Long(Group),
+}
+
+/// Cards a [`GroupKey::Packed`] holds.
+const PACKED_CARDS: usize = 18;
+
+impl GroupKey {
+    /// The key of the sorted group `cards`.
+    pub(crate) fn of(cards: &[CardKind]) -> GroupKey {
+        if cards.len() > PACKED_CARDS {
+            return GroupKey::Long(Group::from_slice(cards));
+        }
+        // A card as 1..=66 (its face's index plus one, the joker last), so
+        // that no card packs to zero and groups of different lengths differ.
+        let packed = cards.iter().fold(0u128, |key, &c| {
+            let code = match c {
+                CardKind::Natural(f) => f.index() as u128 + 1,
+                CardKind::Joker => Face::SLOTS as u128 + 1,
+            };
+            key << 7 | code
+        });
+        GroupKey::Packed(packed)
+    }
+}
+
 /// Entries each of the cache's maps holds before it starts again (about a
 /// megabyte each): more than a game of random or heuristic seats meets (a
 /// few hundred groups), while a searching bot's playouts or a simulation's
@@ -44,7 +75,7 @@ pub(crate) struct MeldCache(Arc<Mutex<Maps>>);
 
 #[derive(Default)]
 struct Maps {
-    groups: FxHashMap<Group, Arc<[Declaration]>>,
+    groups: FxHashMap<GroupKey, Arc<[Declaration]>>,
     /// Melds checked (a table meld as laid, with a lay-off's cards, a new
     /// meld) and what the check gave; a refusal with whether it was worded.
     checks: FxHashMap<Vec<MeldCard>, (Result<Declaration, MeldError>, bool)>,
@@ -69,8 +100,17 @@ impl MeldCache {
         key: &[CardKind],
         read: impl FnOnce() -> Arc<[Declaration]>,
     ) -> Arc<[Declaration]> {
+        let key = GroupKey::of(key);
         let mut maps = self.lock();
-        remembered(&mut maps.groups, key, read)
+        if let Some(v) = maps.groups.get(&key) {
+            return Arc::clone(v);
+        }
+        if maps.groups.len() >= MAX_GROUPS {
+            maps.groups.clear();
+        }
+        let v = read();
+        maps.groups.insert(key, Arc::clone(&v));
+        v
     }
 
     /// The melds of `table` as cards and their checks, worked out by `make`
