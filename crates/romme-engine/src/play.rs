@@ -10,6 +10,7 @@ use romme_core::ruleset::{
     DiscardTake, FinalDiscard, JokerExchange, LayOff, LayOffTarget, SetSuits,
 };
 use romme_core::{Card, CardKind, Face, MeldCard};
+use smallvec::SmallVec;
 
 use crate::action::LayOffPart;
 use crate::error::ActionError;
@@ -49,10 +50,11 @@ pub(crate) struct PutDownPlan {
     starts_play: bool,
     /// The seat's hand after the play.
     hand: Hand,
-    /// The table after the play.
-    table: Vec<Meld>,
-    /// Where the new melds are on that table.
-    new_melds: std::ops::Range<usize>,
+    /// The new melds (they go after the lying ones), lay-offs on them
+    /// made.
+    new_melds: Vec<Meld>,
+    /// The lying melds laid off on, by their place, as they become.
+    changed: SmallVec<[(usize, Meld); 2]>,
     /// The melds laid off on.
     laid_off: Vec<usize>,
     /// A lay-off went on another player's meld.
@@ -335,22 +337,31 @@ impl Game {
         }
         // Lay-offs, on the table as it is (new melds of this action count as
         // own melds after the existing ones).
-        let mut table = self.table.to_vec();
-        let base = table.len();
-        table.extend(new_melds);
+        // The table is not copied here: the melds laid off on are kept
+        // apart (`changed`, by their place on the table) and the new ones
+        // after the lying ones, as the change will put them.
+        let base = self.table.len();
+        let mut changed: SmallVec<[(usize, Meld); 2]> = SmallVec::new();
         let mut lay_off_value = 0u32;
         let mut laid_off = Vec::new();
         let mut on_others = false;
         for part in lay_offs {
-            let target = table
-                .get(part.meld)
-                .ok_or(ActionError::NoSuchMeld(part.meld))?;
+            let target = match part.meld.checked_sub(base) {
+                Some(new) => new_melds.get(new),
+                None => changed
+                    .iter()
+                    .find(|(i, _)| *i == part.meld)
+                    .map(|(_, m)| m)
+                    .or_else(|| self.table.get(part.meld)),
+            }
+            .ok_or(ActionError::NoSuchMeld(part.meld))?;
             if !self.may_lay_off_on(seat, target.owner) {
                 return Err(ActionError::LayOffNotAllowed(
                     "in this ruleset you may lay off only on your own melds".into(),
                 ));
             }
-            let mut cards = target.meld_cards();
+            let lying = target.meld_cards();
+            let mut cards = lying.clone();
             cards.extend(part.cards.iter().copied());
             let checker = self.checker()?;
             let d = if terse {
@@ -365,7 +376,7 @@ impl Game {
                 self.melds.check(&checker, &cards, true).map_err(|e| {
                     ActionError::InvalidLayOff {
                         cards: format_cards(&part.cards),
-                        meld: format_cards(&target.meld_cards()),
+                        meld: format_cards(&lying),
                         reason: e.to_string(),
                     }
                 })?
@@ -373,22 +384,23 @@ impl Game {
             let kinds: Vec<CardKind> = part.cards.iter().map(|c| c.card).collect();
             let physical = self.take_for_meld(&mut hand, &kinds)?;
             let old_value: u32 = {
-                let faces: Vec<Face> = target
-                    .meld_cards()
-                    .iter()
-                    .filter_map(|c| c.effective())
-                    .collect();
+                let faces: Vec<Face> = lying.iter().filter_map(|c| c.effective()).collect();
                 card_values(rules, target.kind, &faces).iter().sum()
             };
             lay_off_value += d.value.saturating_sub(old_value);
             on_others |= target.owner != seat;
-            let existing = target.cards.clone();
-            let owner = target.owner;
-            table[part.meld] = Meld {
-                owner,
+            let meld = Meld {
+                owner: target.owner,
                 kind: d.kind,
-                cards: Self::place(&d.ordered, physical, &existing),
+                cards: Self::place(&d.ordered, physical, &target.cards),
             };
+            match part.meld.checked_sub(base) {
+                Some(new) => new_melds[new] = meld,
+                None => match changed.iter_mut().find(|(i, _)| *i == part.meld) {
+                    Some(entry) => entry.1 = meld,
+                    None => changed.push((part.meld, meld)),
+                },
+            }
             laid_off.push(part.meld);
         }
         // Going out and the discard.
@@ -420,8 +432,8 @@ impl Game {
         Ok(PutDownPlan {
             starts_play,
             hand,
-            table,
-            new_melds: base..base + melds.len(),
+            new_melds,
+            changed,
             laid_off,
             on_others,
             opening_points,
@@ -433,8 +445,8 @@ impl Game {
         let PutDownPlan {
             starts_play,
             hand,
-            table,
             new_melds,
+            changed,
             laid_off,
             on_others,
             opening_points,
@@ -450,6 +462,15 @@ impl Game {
         }
         self.ts.freed.retain(|j| hand.contains(j));
         self.hands[seat] = hand;
+        let base = self.table.len();
+        let new_at = base..base + new_melds.len();
+        let mut table = self.table.to_vec();
+        for (i, meld) in changed {
+            if let Some(slot) = table.get_mut(i) {
+                *slot = meld;
+            }
+        }
+        table.extend(new_melds);
         self.table = Arc::new(table);
         if opening_points.is_some() {
             self.opened[seat] = true;
@@ -459,7 +480,7 @@ impl Game {
         }
         ev.push(Event::Melded {
             seat,
-            melds: new_melds.collect(),
+            melds: new_at.collect(),
             laid_off,
             opening: opening_points,
             table: self.table.iter().map(Meld::public).collect(),
