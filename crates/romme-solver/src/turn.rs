@@ -344,27 +344,31 @@ fn go_out_search(
     let short = hand.len() < usize::from(rules.melds.min_len);
     let long_check = given.zip(checked).filter(|_| !short);
     if precheck && rest_limit == 0 && (short || long_check.is_some()) {
-        let options = match (allow, checked) {
-            (false, _) => Vec::new(),
-            (true, Some(checked)) => lay_offs_checked(&checker, checked, hand, true),
-            (true, None) => lay_offs(rules, round, table, hand)?,
+        let mut uncovered: Vec<CardKind> = match long_check {
+            Some((solver, _)) => solver
+                .certain_deadwood(hand)?
+                .into_iter()
+                .map(CardKind::Natural)
+                .collect(),
+            None => hand.to_vec(),
         };
-        if !options.iter().any(LayOff::is_exchange) {
-            let mut uncovered: Vec<CardKind> = match long_check {
-                Some((solver, _)) => solver
-                    .certain_deadwood(hand)?
-                    .into_iter()
-                    .map(CardKind::Natural)
-                    .collect(),
-                None => hand.to_vec(),
+        uncovered.retain(|&c| card_points(rules, c, round) > 0);
+        let discards = usize::from(rules.going_out.final_discard != FinalDiscard::Never);
+        // The lay-offs are looked at only when they could decide: with no
+        // more such cards than discards, nothing is ruled out.
+        if uncovered.len() > discards {
+            let options = match (allow, checked) {
+                (false, _) => Vec::new(),
+                (true, Some(checked)) => lay_offs_checked(&checker, checked, hand, true),
+                (true, None) => lay_offs(rules, round, table, hand)?,
             };
-            uncovered.retain(|&c| card_points(rules, c, round) > 0);
-            for l in &options {
-                uncovered.retain(|c| !l.cards.contains(c));
-            }
-            let discards = usize::from(rules.going_out.final_discard != FinalDiscard::Never);
-            if uncovered.len() > discards {
-                return Ok(None);
+            if !options.iter().any(LayOff::is_exchange) {
+                for l in &options {
+                    uncovered.retain(|c| !l.cards.contains(c));
+                }
+                if uncovered.len() > discards {
+                    return Ok(None);
+                }
             }
         }
     }
