@@ -481,7 +481,7 @@ impl<'a> MeldChecker<'a> {
             ));
         }
         if d.kind == MeldKind::Run {
-            let is_wild: Vec<bool> = d.ordered.iter().map(|c| self.acts_wild(c)).collect();
+            let is_wild: Scratch<bool> = d.ordered.iter().map(|c| self.acts_wild(c)).collect();
             if !w.adjacent && is_wild.windows(2).any(|p| p[0] && p[1]) {
                 return Some("jokers may not lie next to each other".into());
             }

@@ -380,6 +380,13 @@ impl Game {
             .copied()
             .filter(|&k| self.play_allowed_ok(seat, true, true, std::iter::once(k)))
             .collect();
+        // What each table meld can take, kept for the table as it lies.
+        let shapes = self.melds.shapes(&self.table, || {
+            self.table
+                .iter()
+                .map(|m| MeldShape::of(&m.cards, &self.rules))
+                .collect()
+        });
         for (i, meld) in self.table.iter().enumerate() {
             let kinds_here = if self.may_lay_off_on(seat, meld.owner) {
                 &lay_off_kinds[..]
@@ -390,7 +397,9 @@ impl Game {
                 push_exchanges(&mut out, plays, i, meld, &kinds);
                 continue;
             }
-            let shape = MeldShape::of(&meld.cards, &self.rules);
+            let Some(&shape) = shapes.get(i) else {
+                continue;
+            };
             for &k in kinds_here {
                 if let (Some(f), false) = (k.face(), checker.is_wild(k)) {
                     if !shape.could_extend(f) {
@@ -639,7 +648,7 @@ fn push_exchanges(out: &mut Listing, plays: Plays, i: usize, meld: &Meld, kinds:
 /// yet (or an ace, which some rules let a run hold at both ends);
 /// anything when a card has no face or there is none.
 #[derive(Debug, Clone, Copy)]
-enum MeldShape {
+pub(crate) enum MeldShape {
     Set {
         rank: Rank,
         /// The suits it holds (a bit per [`Suit::index`]) where suits must

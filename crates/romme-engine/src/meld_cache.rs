@@ -26,6 +26,7 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use crate::game::Meld;
+use crate::legal::MeldShape;
 
 /// The cards of one candidate meld, sorted, on the stack.
 pub(crate) type Group = SmallVec<[CardKind; 16]>;
@@ -86,6 +87,9 @@ struct Maps {
     /// table is held, so no other table can take its address while it
     /// is kept.
     table: Option<(Arc<Vec<Meld>>, Arc<TableChecks>)>,
+    /// The table last listed for, held the same way, and what each of its
+    /// melds can take.
+    shapes: Option<(Arc<Vec<Meld>>, Arc<[MeldShape]>)>,
 }
 
 /// A table's melds as cards, and each one's check (`None` when one fails).
@@ -129,6 +133,24 @@ impl MeldCache {
         // Outside the lock: `make` checks melds through this cache.
         let v = Arc::new(make());
         self.lock().table = Some((Arc::clone(table), Arc::clone(&v)));
+        v
+    }
+
+    /// What each meld of `table` can take, worked out by `make` the first
+    /// time this table is listed for.
+    pub(crate) fn shapes(
+        &self,
+        table: &Arc<Vec<Meld>>,
+        make: impl FnOnce() -> Arc<[MeldShape]>,
+    ) -> Arc<[MeldShape]> {
+        let mut maps = self.lock();
+        if let Some((t, v)) = &maps.shapes {
+            if Arc::ptr_eq(t, table) {
+                return Arc::clone(v);
+            }
+        }
+        let v = make();
+        maps.shapes = Some((Arc::clone(table), Arc::clone(&v)));
         v
     }
 
