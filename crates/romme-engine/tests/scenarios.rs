@@ -1704,3 +1704,75 @@ fn openings_with_the_taken_card_are_listed_highest_first() {
     g.apply(1, first).expect("the listed opening is accepted");
     assert!(g.view(Some(1)).seats[1].opened);
 }
+
+/// Plays refused late in their checks — after their melds were read and
+/// their cards taken from the hand — leave the game as it was. The engine
+/// makes every check of a play before it changes anything (no copy of the
+/// game is tried), so this is what keeps a refusal harmless.
+#[test]
+fn plays_refused_late_change_nothing() {
+    let mut g = three(
+        "klassisch",
+        [H0, "2h 3h 4h 5c 5d 5s 9c 9d 9h Qs Kd 7c 8s", H2],
+        "Jd",
+        "8c",
+    );
+    draw(&mut g, 1, "draw 8c");
+    // Two valid melds, 24 points: too few for the 40-point opening.
+    let e = refused(
+        &mut g,
+        1,
+        Action::Meld {
+            melds: vec![meld("2h 3h 4h"), meld("5c 5d 5s")],
+            lay_offs: Vec::new(),
+        },
+    );
+    assert!(
+        matches!(
+            e,
+            ActionError::Opening(romme_core::opening::OpeningError::TooFewPoints {
+                needed: 40,
+                have: 24
+            })
+        ),
+        "{e}"
+    );
+    // A valid meld, then a lay-off onto a meld that is not there.
+    let e = refused(
+        &mut g,
+        1,
+        Action::Meld {
+            melds: vec![meld("2h 3h 4h")],
+            lay_offs: vec![romme_engine::LayOffPart {
+                meld: 5,
+                cards: meld("5h"),
+            }],
+        },
+    );
+    assert_eq!(e, ActionError::NoSuchMeld(5));
+    // A valid meld, then a lay-off of a card onto that new meld that
+    // does not fit it.
+    let e = refused(
+        &mut g,
+        1,
+        Action::Meld {
+            melds: vec![meld("2h 3h 4h")],
+            lay_offs: vec![romme_engine::LayOffPart {
+                meld: 0,
+                cards: meld("9c"),
+            }],
+        },
+    );
+    assert!(matches!(e, ActionError::InvalidLayOff { .. }), "{e}");
+    // The same melds with a third reach 51 points and open.
+    g.apply(
+        1,
+        Action::Meld {
+            melds: vec![meld("2h 3h 4h"), meld("5c 5d 5s"), meld("9c 9d 9h")],
+            lay_offs: Vec::new(),
+        },
+    )
+    .expect("opening with 51 points");
+    assert_eq!(g.table_melds().len(), 3);
+    assert!(g.has_opened(1));
+}
