@@ -86,11 +86,16 @@ struct Maps {
     /// The table last asked for with its melds' checks, and those. The
     /// table is held, so no other table can take its address while it
     /// is kept.
-    table: Option<(Arc<Vec<Meld>>, Arc<TableChecks>)>,
+    table: ForTable<TableChecks>,
     /// The table last listed for, held the same way, and what each of its
     /// melds can take.
-    shapes: Option<(Arc<Vec<Meld>>, Arc<[MeldShape]>)>,
+    shapes: ForTable<[MeldShape]>,
 }
+
+/// Something worked out for one table, kept with the table it was worked
+/// out for (compared by address; holding the table keeps its address from
+/// being reused).
+type ForTable<T> = Option<(Arc<Vec<Meld>>, Arc<T>)>;
 
 /// A table's melds as cards, and each one's check (`None` when one fails).
 pub(crate) type TableChecks = (Vec<Vec<MeldCard>>, Option<Vec<Declaration>>);
