@@ -154,8 +154,7 @@ fn claim(game: &Game, seat: usize, bot: &mut dyn Bot) -> (Option<Action>, Durati
 }
 
 fn apply(game: &mut Game, seat: usize, action: Action) -> Result<(), PlayError> {
-    game.apply(seat, action.clone())
-        .map(|_| ())
+    game.apply_quietly(seat, action.clone())
         .map_err(|error| PlayError::Illegal {
             seat,
             action: Box::new(action),

@@ -530,15 +530,41 @@ impl Game {
             self.history.extend(events.iter().cloned());
             return Ok(events);
         }
+        self.apply_on_copy(seat, action, &mut events)?;
+        Ok(events)
+    }
+
+    /// [`Game::apply`] for a caller that reads the events from the history
+    /// (a simulation's driver): they are moved there, not copied.
+    pub fn apply_quietly(&mut self, seat: usize, action: Action) -> Result<(), ActionError> {
+        self.precheck(seat, &action)?;
+        let mut events = Vec::new();
+        if self.checked_before_change(&action) {
+            self.act(seat, &action, &mut events)?;
+            self.log.push((seat, action));
+            self.history.append(&mut events);
+            return Ok(());
+        }
+        self.apply_on_copy(seat, action, &mut events)
+    }
+
+    /// Apply on a copy of the game (without the long history) and keep it
+    /// only on success; the events are copied into the history.
+    fn apply_on_copy(
+        &mut self,
+        seat: usize,
+        action: Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
         // Work on a copy (without the long history), keep it only on success.
         let mut next = self.fork();
-        next.act(seat, &action, &mut events)?;
+        next.act(seat, &action, events)?;
         next.history = std::mem::take(&mut self.history);
         next.log = std::mem::take(&mut self.log);
         next.log.push((seat, action));
         next.history.extend(events.iter().cloned());
         *self = next;
-        Ok(events)
+        Ok(())
     }
 
     /// Whether `apply` would accept the action (checked in place where `act`
