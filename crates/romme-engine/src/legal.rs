@@ -380,11 +380,12 @@ impl Game {
             .copied()
             .filter(|&k| self.play_allowed_ok(seat, true, true, std::iter::once(k)))
             .collect();
-        // What each table meld can take, kept for the table as it lies.
-        let shapes = self.melds.shapes(&self.table, || {
+        // What each table meld can take and which jokers it holds, kept
+        // for the table as it lies.
+        let lying = self.melds.lying(&self.table, || {
             self.table
                 .iter()
-                .map(|m| MeldShape::of(&m.cards, &self.rules))
+                .map(|m| LyingMeld::of(m, &self.rules))
                 .collect()
         });
         for (i, meld) in self.table.iter().enumerate() {
@@ -393,13 +394,14 @@ impl Game {
             } else {
                 &[]
             };
-            if kinds_here.is_empty() {
-                push_exchanges(&mut out, plays, i, meld, &kinds);
-                continue;
-            }
-            let Some(&shape) = shapes.get(i) else {
+            let Some(here) = lying.get(i) else {
                 continue;
             };
+            if kinds_here.is_empty() {
+                push_exchanges(&mut out, plays, i, here, &kinds);
+                continue;
+            }
+            let shape = here.shape;
             for &k in kinds_here {
                 if let (Some(f), false) = (k.face(), checker.is_wild(k)) {
                     if !shape.could_extend(f) {
@@ -441,7 +443,7 @@ impl Game {
                     }
                 }
             }
-            push_exchanges(&mut out, plays, i, meld, &kinds);
+            push_exchanges(&mut out, plays, i, here, &kinds);
         }
         if plays == Plays::MeldsAndLayOffs {
             return (out, deferred);
@@ -617,24 +619,43 @@ impl Listing {
 /// The joker exchanges of table meld `i` (when the listing wants them)
 /// for the cards among the hand's `kinds` (a joker is exchanged for the
 /// card it stands for, from the hand).
-fn push_exchanges(out: &mut Listing, plays: Plays, i: usize, meld: &Meld, kinds: &[CardKind]) {
+fn push_exchanges(out: &mut Listing, plays: Plays, i: usize, here: &LyingMeld, kinds: &[CardKind]) {
     if plays == Plays::MeldsAndLayOffs {
         return;
     }
-    // A set of mixed suits may hold two jokers declared as the same card:
-    // each card once.
-    for (n, &(c, f)) in meld.cards.iter().enumerate() {
-        if let (true, Some(face)) = (c.is_joker(), f) {
-            if !kinds.contains(&CardKind::Natural(face)) {
-                continue;
+    for &face in &here.jokers {
+        if kinds.contains(&CardKind::Natural(face)) {
+            out.push(Action::ExchangeJoker {
+                meld: i,
+                card: CardKind::Natural(face),
+            });
+        }
+    }
+}
+
+/// What the listing asks of a meld on the table, worked out once for the
+/// table as it lies: what it can take, and the faces its jokers stand
+/// for (each once: a set of mixed suits may hold two jokers declared as
+/// the same card).
+#[derive(Debug, Clone)]
+pub(crate) struct LyingMeld {
+    shape: MeldShape,
+    jokers: SmallVec<[Face; 2]>,
+}
+
+impl LyingMeld {
+    fn of(meld: &Meld, rules: &Ruleset) -> LyingMeld {
+        let mut jokers: SmallVec<[Face; 2]> = SmallVec::new();
+        for &(c, f) in &meld.cards {
+            if let (true, Some(face)) = (c.is_joker(), f) {
+                if !jokers.contains(&face) {
+                    jokers.push(face);
+                }
             }
-            let before = meld.cards[..n].iter().any(|&(b, g)| b.is_joker() && g == f);
-            if !before {
-                out.push(Action::ExchangeJoker {
-                    meld: i,
-                    card: CardKind::Natural(face),
-                });
-            }
+        }
+        LyingMeld {
+            shape: MeldShape::of(&meld.cards, rules),
+            jokers,
         }
     }
 }
@@ -648,7 +669,7 @@ fn push_exchanges(out: &mut Listing, plays: Plays, i: usize, meld: &Meld, kinds:
 /// yet (or an ace, which some rules let a run hold at both ends);
 /// anything when a card has no face or there is none.
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum MeldShape {
+enum MeldShape {
     Set {
         rank: Rank,
         /// The suits it holds (a bit per [`Suit::index`]) where suits must

@@ -26,7 +26,7 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use crate::game::Meld;
-use crate::legal::MeldShape;
+use crate::legal::LyingMeld;
 
 /// The cards of one candidate meld, sorted, on the stack.
 pub(crate) type Group = SmallVec<[CardKind; 16]>;
@@ -87,9 +87,9 @@ struct Maps {
     /// table is held, so no other table can take its address while it
     /// is kept.
     table: ForTable<TableChecks>,
-    /// The table last listed for, held the same way, and what each of its
-    /// melds can take.
-    shapes: ForTable<[MeldShape]>,
+    /// The table last listed for, held the same way, and what the listing
+    /// asks of each of its melds.
+    lying: ForTable<[LyingMeld]>,
 }
 
 /// Something worked out for one table, kept with the table it was worked
@@ -141,21 +141,21 @@ impl MeldCache {
         v
     }
 
-    /// What each meld of `table` can take, worked out by `make` the first
-    /// time this table is listed for.
-    pub(crate) fn shapes(
+    /// What the listing asks of each meld of `table`, worked out by `make`
+    /// the first time this table is listed for.
+    pub(crate) fn lying(
         &self,
         table: &Arc<Vec<Meld>>,
-        make: impl FnOnce() -> Arc<[MeldShape]>,
-    ) -> Arc<[MeldShape]> {
+        make: impl FnOnce() -> Arc<[LyingMeld]>,
+    ) -> Arc<[LyingMeld]> {
         let mut maps = self.lock();
-        if let Some((t, v)) = &maps.shapes {
+        if let Some((t, v)) = &maps.lying {
             if Arc::ptr_eq(t, table) {
                 return Arc::clone(v);
             }
         }
         let v = make();
-        maps.shapes = Some((Arc::clone(table), Arc::clone(&v)));
+        maps.lying = Some((Arc::clone(table), Arc::clone(&v)));
         v
     }
 
