@@ -450,7 +450,7 @@ impl Game {
         }
         out.extend(self.rearrange_candidates(seat));
         for &k in &kinds {
-            out.push(Action::Discard { card: k });
+            out.items.push(Candidate::Discard(k));
         }
         if self.rules.going_out.rest_allowed > 0 {
             out.push(Action::CallRomme { discard: None });
@@ -488,6 +488,8 @@ enum Candidate {
     Melds(MeldRefs),
     /// `Action::LayOff` of one card onto table meld `.0`.
     LayOff(u32, MeldCard),
+    /// `Action::Discard` of this card (no drop glue: most of a list).
+    Discard(CardKind),
 }
 
 /// The candidates of a seat in list order, with the single-meld groups
@@ -548,6 +550,7 @@ impl Listing {
                 meld: meld as usize,
                 cards: vec![card],
             },
+            Candidate::Discard(card) => Action::Discard { card },
         }
     }
 
@@ -575,7 +578,8 @@ impl Listing {
             (Candidate::LayOff(i, card), Action::LayOff { meld, cards }) => {
                 *i as usize == *meld && cards[..] == [*card]
             }
-            (Candidate::Melds(_) | Candidate::LayOff(..), _) => false,
+            (Candidate::Discard(k), Action::Discard { card }) => k == card,
+            (Candidate::Melds(_) | Candidate::LayOff(..) | Candidate::Discard(_), _) => false,
         })
     }
 
