@@ -326,7 +326,8 @@ impl Game {
         if self.patience.is_some() {
             return (Listing::of(self.place_candidates(seat)), false);
         }
-        let hand: Vec<CardKind> = self.hands[seat].iter().map(|c| c.kind()).collect();
+        // The hand's kinds, on the stack for ordinary hands.
+        let hand: Kinds = self.hands[seat].iter().map(|c| c.kind()).collect();
         if self.rules.concealed.enabled {
             let mut kinds = hand.clone();
             kinds.dedup();
@@ -375,7 +376,7 @@ impl Game {
         // and onto the melds the rules let the seat lay off.
         let mut kinds = hand.clone();
         kinds.dedup();
-        let lay_off_kinds: Vec<CardKind> = kinds
+        let lay_off_kinds: Kinds = kinds
             .iter()
             .copied()
             .filter(|&k| self.play_allowed_ok(seat, true, true, std::iter::once(k)))
@@ -461,6 +462,9 @@ impl Game {
         (out, deferred)
     }
 }
+
+/// Card kinds of a hand, on the stack for ordinary hands.
+type Kinds = SmallVec<[CardKind; 16]>;
 
 /// Where a single meld is in a listing's groups: (group, reading).
 type MeldRef = (u32, u32);
