@@ -1223,12 +1223,15 @@ impl OpeningSearch<'_> {
     /// ones (summed up in `tally`), recording every combination that
     /// qualifies.
     fn go(&self, from: usize, to: usize, tally: opening::Tally, st: &mut SearchState) {
-        for i in from..to {
+        let masks = self.masks.get(from..to).unwrap_or_default();
+        for (i, &mask) in (from..).zip(masks) {
+            // A full list of combinations spends the steps (below): the
+            // search stops at the next one either way.
             st.steps += 1;
-            if st.steps > OPENING_STEPS || st.out.len() >= MAX_OPENINGS {
+            if st.steps > OPENING_STEPS {
                 return;
             }
-            if self.masks[i] & st.empty != 0 {
+            if mask & st.empty != 0 {
                 continue;
             }
             let cards = &self.slots[i];
@@ -1252,6 +1255,9 @@ impl OpeningSearch<'_> {
                     .map(|&j| self.decls[j].2.ordered.len())
                     .sum();
                 st.out.push((points, cards, combo));
+                if st.out.len() >= MAX_OPENINGS {
+                    st.steps = OPENING_STEPS;
+                }
             }
             self.go(i + 1, self.decls.len(), tally, st);
             st.chosen.pop();
