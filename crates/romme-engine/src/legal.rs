@@ -1096,10 +1096,7 @@ pub(crate) fn single_melds(
     // cards elsewhere.
     for &suit in suits {
         let starts = run_starts(line.len(), held[suit.index()], min, wilds.len());
-        for start in 0..line.len() {
-            if starts >> start & 1 == 0 {
-                continue;
-            }
+        for start in positions(starts, line.len()) {
             let (mut len, mut used_wilds) = (0, 0);
             // Copies used per face of this suit (the ace may come twice).
             let mut used = [0u8; 13];
@@ -1146,6 +1143,30 @@ fn run_starts(line_len: usize, held: u64, min: usize, wilds: usize) -> u64 {
         }
     }
     starts
+}
+
+/// The positions below `len` whose bit is set in `mask` (as
+/// [`run_starts`] gives them), lowest first; every position on a line too
+/// long for the mask.
+fn positions(mask: u64, len: usize) -> impl Iterator<Item = usize> {
+    let wide = len > 64;
+    let mut bits = match len {
+        0..64 => mask & ((1u64 << len) - 1),
+        _ => mask,
+    };
+    let mut next_wide = 0;
+    std::iter::from_fn(move || {
+        if wide {
+            next_wide += 1;
+            return (next_wide <= len).then_some(next_wide - 1);
+        }
+        if bits == 0 {
+            return None;
+        }
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        Some(i)
+    })
 }
 
 /// Per suit ([`Suit::index`]), the line positions (bit i: `line[i]`)
