@@ -915,9 +915,9 @@ fn holds_kinds(a: &Action, cards: &[Card]) -> bool {
 
 /// Ranks in run order for the ruleset: the ace before the 2 and/or after
 /// the king.
-fn run_line(rules: &Ruleset) -> Vec<Rank> {
+fn run_line(rules: &Ruleset) -> SmallVec<[Rank; 16]> {
     let ranks = rules.deck.kind.ranks();
-    let mut line = Vec::new();
+    let mut line = SmallVec::new();
     let has_ace = ranks.contains(&Rank::Ace);
     if has_ace && rules.melds.runs.ace_low {
         line.push(Rank::Ace);
