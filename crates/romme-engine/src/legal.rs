@@ -194,12 +194,12 @@ impl Game {
             if self.window.is_none() {
                 return (Listing::default(), false);
             }
-            return (Listing::of(vec![Action::Buy, Action::Knock]), false);
+            return (Listing::of([Action::Buy, Action::Knock]), false);
         }
         let mut deferred = false;
         let candidates = match self.phase {
             Phase::Draw => {
-                let mut c = vec![
+                let mut c: SmallVec<[Action; 2]> = smallvec::smallvec![
                     Action::Draw {
                         from: DrawSource::Stock,
                     },
@@ -509,7 +509,7 @@ struct Listing {
 
 impl Listing {
     /// A listing of these actions.
-    fn of(actions: Vec<Action>) -> Listing {
+    fn of(actions: impl IntoIterator<Item = Action>) -> Listing {
         Listing {
             groups: Vec::new(),
             items: actions.into_iter().map(Candidate::Ready).collect(),
@@ -529,7 +529,7 @@ impl Listing {
     }
 
     /// Put `actions` before the listed candidates.
-    fn prepend(&mut self, actions: Vec<Action>) {
+    fn prepend(&mut self, actions: impl IntoIterator<Item = Action>) {
         self.items
             .splice(0..0, actions.into_iter().map(Candidate::Ready));
     }
