@@ -7,7 +7,11 @@
 //! the costliest part of listing. A hand changes by a card or two per
 //! turn, so most groups come back turn after turn. The cache keeps each
 //! group's readings (sets and runs, in the checker's order) keyed by the
-//! group's sorted cards, for one ruleset and round.
+//! group's sorted cards, for one ruleset and round. Besides, each meld
+//! checked (new melds, lay-offs), the faces a wild card may take on a
+//! table meld, and — for the table as it lies, which changes far less
+//! often than it is listed for — its melds' checks and what the listing
+//! asks of each meld.
 //!
 //! Like the solver's tables it is shared by a game and its copies (forks
 //! for legality checks, seat views and the games a bot deals from them) and
