@@ -53,9 +53,9 @@ const BOUNDS_AFTER_NATURAL: u64 = 500;
 const RECENT_SETS_BITS: u32 = 8;
 /// `need` of a run that can never hold a whole original run.
 const NEVER: u8 = 15;
-/// Tokens left up to which a suit's choice counts its doomed runs one by
-/// one (more are rare: beyond, only runs with no original ahead count).
-const DOOMED_LEFT: usize = 4;
+/// Most wild tokens a sweep handles (the state keeps up to [`MAX_OPEN`]
+/// runs, see there).
+const MAX_TOKENS: usize = 7;
 /// Most runs open at one time that the state encoding holds. Between two
 /// positions a suit has at most its copies of the face plus the tokens
 /// open, so with two decks and up to seven tokens (2 × 4 + 7) every state
@@ -195,11 +195,29 @@ struct SuitChoice {
     runs: [Open; MAX_OPEN],
     runs_n: u8,
     /// Of those runs, the ones that can no longer hold a whole original
-    /// run (each a changed meld to come; see [`Sweep::gaps`]) with at most
-    /// 0, 1, 2, 3 tokens left, and with any number left.
-    doomed: [u8; DOOMED_LEFT + 1],
+    /// run (each a changed meld to come; see [`Sweep::gaps`]), per number
+    /// of tokens left.
+    doomed: [u8; MAX_TOKENS + 1],
     /// Natural copies of this position left for sets.
     pool: u8,
+    /// Its place in the order [`Sweep::suit_choices`] lists the choices
+    /// in (the list is then sorted by tokens; transitions keep this order).
+    orig: u16,
+}
+
+/// The choices of the last suit that use the same tokens and leave the
+/// same copies for sets (consecutive in its list): a combination checks
+/// them together against the listing's cut before it looks at each.
+#[derive(Debug, Clone, Copy)]
+struct Group {
+    /// The choices `from..to` of the suit's list.
+    from: u16,
+    to: u16,
+    tokens: u8,
+    pool: u8,
+    /// Per number of tokens left: the least of its choices' changes plus
+    /// doomed runs.
+    least: [u64; MAX_TOKENS + 1],
 }
 
 /// Sets formed at one rank and the copies left in the hand.
@@ -219,18 +237,26 @@ struct Transition {
     least: u64,
     next: State,
     /// Per suit: index of its choice.
-    picks: [u8; 5],
+    picks: [u16; 5],
     /// The set choice: index among `set_choices(pool, budget)`.
     set: Option<(u8, [u8; 5], u8)>,
+    /// Its place among the transitions of its state: by the suits' choices
+    /// in the order they are listed before sorting ([`SuitChoice::orig`]),
+    /// then the set choice. Ties between equally cheap transitions are
+    /// decided by it, so the answer does not depend on the order in which
+    /// combinations are tried.
+    order: u128,
 }
 
 /// Buffers of one depth of the search, kept between states.
 #[derive(Default)]
 struct Buffers {
     per_suit: Vec<Vec<SuitChoice>>,
+    /// The last suit's choices, grouped.
+    groups: Vec<Group>,
     trans: Vec<Transition>,
     /// (cost, index) of the transitions, to visit them cheapest first.
-    order: Vec<(u64, u32)>,
+    order: Vec<(u64, u128, u32)>,
 }
 
 /// A run being built during reconstruction.
@@ -320,7 +346,9 @@ impl<'t> Sweep<'t> {
         originals: &[Vec<usize>],
         (node_limit, deadline): (u64, Option<std::time::Instant>),
     ) -> Option<Sweep<'t>> {
-        let tokens = u8::try_from(tokens).ok().filter(|&n| n <= 7)?;
+        let tokens = u8::try_from(tokens)
+            .ok()
+            .filter(|&n| usize::from(n) <= MAX_TOKENS)?;
         let len = t.line[*t.suits.first()?].len();
         if t.suits.iter().any(|&s| t.line[s].len() != len) {
             return None;
@@ -411,30 +439,28 @@ impl<'t> Sweep<'t> {
         self
     }
 
-    /// A lower bound on the cost after position `p` of a transition to
-    /// `next` that costs `cost`, good enough to tell whether the whole
-    /// reaches the listing's cut (none when everything is listed).
-    fn rest_bound(&mut self, p: usize, next: &State, cost: u64) -> u64 {
+    /// A lower bound on the cost after position `p` of a transition that
+    /// costs `cost` and leaves `left` tokens and `aces_low` low aces, good
+    /// enough to tell whether the whole reaches the listing's cut (none
+    /// when everything is listed). `doomed`: the open runs after it that
+    /// can no longer hold a whole original run (see
+    /// [`SuitChoice::doomed`]); each counts as a changed meld when it
+    /// ends, a change the relaxation (which counts none) does not see.
+    fn rest_bound(
+        &mut self,
+        p: usize,
+        (left, aces_low): (u8, [u8; 5]),
+        cost: u64,
+        doomed: u64,
+    ) -> u64 {
         if self.cut >= INF {
             return 0;
         }
         let need = self.cut - cost;
-        // Open runs that can no longer hold a whole original run each
-        // count as a changed meld when they end: a change the relaxation
-        // (which counts none) does not see.
-        let doomed = if self.relaxation || !self.doomed_runs {
-            0
-        } else {
-            let left = self.tokens - next.used;
-            next.open()
-                .iter()
-                .filter(|&&o| self.gaps(o, p) > left)
-                .count() as u64
-        };
         if doomed >= need {
             return doomed;
         }
-        doomed + self.lower_bound(p + 1, self.tokens - next.used, next.aces_low, need - doomed)
+        doomed + self.lower_bound(p + 1, left, aces_low, need - doomed)
     }
 
     /// How many tokens run `o`, open after position `p`, needs at least to
@@ -707,17 +733,23 @@ impl<'t> Sweep<'t> {
         let mut bufs = std::mem::take(&mut self.bufs[p]);
         // Transitions that cost the limit or more are never visited.
         self.cut = limit;
-        self.transitions_into(p, state, &mut bufs.per_suit, &mut bufs.trans);
+        self.transitions_into(
+            p,
+            state,
+            &mut bufs.per_suit,
+            &mut bufs.groups,
+            &mut bufs.trans,
+        );
         bufs.order.clear();
         // Cheapest first by cost plus the bound on the rest.
         bufs.order.extend(
             bufs.trans
                 .iter()
                 .enumerate()
-                .map(|(i, tr)| (tr.least, i as u32)),
+                .map(|(i, tr)| (tr.least, tr.order, i as u32)),
         );
         bufs.order.sort_unstable();
-        for &(least, i) in &bufs.order {
+        for &(least, _, i) in &bufs.order {
             let bound = best.min(limit);
             if least >= bound {
                 break;
@@ -814,9 +846,11 @@ impl<'t> Sweep<'t> {
     /// optimal one).
     fn transitions(&mut self, p: usize, state: &State) -> (Vec<Vec<SuitChoice>>, Vec<Transition>) {
         let mut per_suit = Vec::new();
+        let mut groups = Vec::new();
         let mut out = Vec::new();
         self.cut = INF;
-        self.transitions_into(p, state, &mut per_suit, &mut out);
+        self.transitions_into(p, state, &mut per_suit, &mut groups, &mut out);
+        out.sort_unstable_by_key(|tr| tr.order);
         (per_suit, out)
     }
 
@@ -826,6 +860,7 @@ impl<'t> Sweep<'t> {
         p: usize,
         state: &State,
         per_suit: &mut Vec<Vec<SuitChoice>>,
+        groups: &mut Vec<Group>,
         out: &mut Vec<Transition>,
     ) {
         let t = self.t;
@@ -851,23 +886,63 @@ impl<'t> Sweep<'t> {
                 changes: 0,
                 runs: [Open::default(); MAX_OPEN],
                 runs_n: 0,
-                doomed: [0; DOOMED_LEFT + 1],
+                doomed: [0; MAX_TOKENS + 1],
                 pool: 0,
+                orig: 0,
             };
             self.suit_choices(p, opens, (avail, budget), &mut choice, choices);
             if choices.is_empty() {
                 return;
             }
-            for c in choices.iter_mut() {
+            for (i, c) in choices.iter_mut().enumerate() {
                 if !self.fill_runs(p, s, opens, c) {
                     self.stopped = true;
                     return;
                 }
                 c.pool = avail - c.naturals;
+                // Far fewer than 2^16 choices (each open run has three
+                // steps, and tokens are few); ties past that would keep
+                // their sorted order.
+                c.orig = u16::try_from(i).unwrap_or(u16::MAX);
+            }
+            // Fewest tokens first (a combination stops at the first choice
+            // over the budget), then by the copies left for sets.
+            choices.sort_by_key(|c| (c.tokens, c.pool));
+        }
+        groups.clear();
+        if let Some(last) = per_suit.last() {
+            for (i, c) in last.iter().enumerate() {
+                let i = i as u16;
+                let mut least = [0; MAX_TOKENS + 1];
+                for (l, d) in least.iter_mut().zip(&c.doomed) {
+                    *l = c.changes + u64::from(*d);
+                }
+                match groups.last_mut() {
+                    Some(g) if g.tokens == c.tokens && g.pool == c.pool => {
+                        g.to = i + 1;
+                        for (g, l) in g.least.iter_mut().zip(least) {
+                            *g = (*g).min(l);
+                        }
+                    }
+                    _ => groups.push(Group {
+                        from: i,
+                        to: i + 1,
+                        tokens: c.tokens,
+                        pool: c.pool,
+                        least,
+                    }),
+                }
             }
         }
-        let mut picks = [0u8; 5];
-        self.combine(p, state, per_suit, (0, 0, 0, 0, [0; 5]), &mut picks, out);
+        let mut picks = [0u16; 5];
+        self.combine(
+            p,
+            state,
+            (per_suit, groups),
+            (0, 0, 0, 0, [0; 5]),
+            &mut picks,
+            out,
+        );
     }
 
     /// The runs of suit `s` open after position `p` under choice `c`,
@@ -893,17 +968,11 @@ impl<'t> Sweep<'t> {
         c.runs_n = n as u8;
         if !self.relaxation && self.doomed_runs {
             let runs = &c.runs[..n];
-            c.doomed = [0; DOOMED_LEFT + 1];
+            c.doomed = [0; MAX_TOKENS + 1];
             for &o in runs {
                 let gaps = usize::from(self.gaps(o, p));
                 for (left, d) in c.doomed.iter_mut().enumerate() {
-                    // The last entry: any number of tokens left.
-                    let beyond = if left == DOOMED_LEFT {
-                        gaps == usize::from(u8::MAX)
-                    } else {
-                        gaps > left
-                    };
-                    *d += u8::from(beyond);
+                    *d += u8::from(gaps > left);
                 }
             }
         }
@@ -926,15 +995,19 @@ impl<'t> Sweep<'t> {
     }
 
     /// Combine the suits' choices (within the token budget), then the sets.
-    /// `(k, tokens, changes, pool)`: the suit to pick for next, and the
-    /// tokens, changes and copies left for sets of the suits picked so far.
+    /// `(k, tokens, changes, doomed, pool)`: the suit to pick for next, and
+    /// the tokens, changes, doomed runs and copies left for sets of the
+    /// suits picked so far. Every cut below only drops combinations whose
+    /// transitions would cost the listing's cut or more with the bound on
+    /// the rest, so the transitions listed are the same as when each
+    /// combination is tried on its own.
     fn combine(
         &mut self,
         p: usize,
         state: &State,
-        per_suit: &[Vec<SuitChoice>],
+        (per_suit, groups): (&[Vec<SuitChoice>], &[Group]),
         (k, tok, changed, doomed, pool): (usize, u8, u64, u64, [u8; 5]),
-        picks: &mut [u8; 5],
+        picks: &mut [u16; 5],
         out: &mut Vec<Transition>,
     ) {
         let t = self.t;
@@ -945,18 +1018,22 @@ impl<'t> Sweep<'t> {
         if k < last {
             for (i, c) in per_suit[k].iter().enumerate() {
                 let (tok, changed) = (tok + c.tokens, changed + c.changes);
-                if tok > budget || changed >= self.cut {
+                // Sorted by tokens: the rest are over the budget too.
+                if tok > budget {
+                    break;
+                }
+                if changed >= self.cut {
                     continue;
                 }
                 // Runs that will be changed melds: a bound before the other
                 // suits are combined (the other suits and the sets can only
-                // use up tokens, never add any).
-                let doomed =
-                    doomed + u64::from(c.doomed[usize::from(budget - tok).min(DOOMED_LEFT)]);
+                // use up tokens, never add any, and fewer tokens left doom
+                // more runs).
+                let doomed = doomed + u64::from(c.doomed[usize::from(budget - tok)]);
                 if changed + doomed >= self.cut {
                     continue;
                 }
-                picks[k] = i as u8;
+                picks[k] = i as u16;
                 let mut pool = pool;
                 if p < self.len {
                     pool[t.suits[k]] = c.pool;
@@ -964,7 +1041,7 @@ impl<'t> Sweep<'t> {
                 self.combine(
                     p,
                     state,
-                    per_suit,
+                    (per_suit, groups),
                     (k + 1, tok, changed, doomed, pool),
                     picks,
                     out,
@@ -980,72 +1057,129 @@ impl<'t> Sweep<'t> {
             0
         };
         let s = t.suits[last];
-        for (i, c) in per_suit[last].iter().enumerate() {
-            let (tok, changes) = (tok + c.tokens, changed + c.changes);
-            if tok > budget || changes >= self.cut {
+        for g in groups {
+            let tok = tok + g.tokens;
+            if tok > budget {
+                break;
+            }
+            let left = budget - tok;
+            // The least its choices add, and (below) the cheapest sets.
+            let least = changed + doomed + g.least[usize::from(left)];
+            if least >= self.cut {
                 continue;
             }
-            let doomed = doomed + u64::from(c.doomed[usize::from(budget - tok).min(DOOMED_LEFT)]);
-            if changes + doomed >= self.cut {
-                continue;
-            }
-            picks[last] = i as u8;
             let used = state.used + tok;
-            if !forms_sets {
-                let Some(next) = self.next_state(p, state, per_suit, picks, used) else {
-                    self.stopped = true;
-                    return;
+            let options = if forms_sets {
+                let mut pool = pool;
+                pool[s] = g.pool;
+                let options = self.set_choices(p, rank, pool, left);
+                // `set_choices` keeps a choice only when it is cheaper than
+                // the one before it (it uses more tokens), so the last is
+                // the least. Most combinations leave copies no set takes.
+                if options.last().is_none_or(|sc| least + sc.cost >= self.cut) {
+                    continue;
+                }
+                // Nor with the bound on the rest after any of the set choices.
+                if options.iter().all(|sc| {
+                    let cost = least + sc.cost;
+                    cost >= self.cut
+                        || cost + self.rest_bound(p, (left - sc.tokens, state.aces_low), cost, 0)
+                            >= self.cut
+                }) {
+                    continue;
+                }
+                Some((options, pool))
+            } else {
+                None
+            };
+            for i in g.from..g.to {
+                let c = &per_suit[last][usize::from(i)];
+                let changes = changed + c.changes;
+                if changes + doomed + u64::from(c.doomed[usize::from(left)]) >= self.cut {
+                    continue;
+                }
+                picks[last] = i;
+                let Some((options, pool)) = &options else {
+                    let Some(next) = self.next_state(p, state, per_suit, picks, used) else {
+                        self.stopped = true;
+                        return;
+                    };
+                    let doomed = self.doomed_of(per_suit, picks, left);
+                    let least =
+                        changes + self.rest_bound(p, (left, next.aces_low), changes, doomed);
+                    if least < self.cut {
+                        out.push(Transition {
+                            cost: changes,
+                            least,
+                            next,
+                            picks: *picks,
+                            set: None,
+                            order: Self::order_of(per_suit, picks, 0),
+                        });
+                    }
+                    continue;
                 };
-                let least = changes + self.rest_bound(p, &next, changes);
-                if least < self.cut {
+                if options
+                    .last()
+                    .is_none_or(|sc| changes + sc.cost >= self.cut)
+                {
+                    continue;
+                }
+                // Built when the first set choice is listed.
+                let mut after: Option<State> = None;
+                for (j, sc) in options.iter().enumerate() {
+                    let cost = changes + sc.cost;
+                    if cost >= self.cut {
+                        continue;
+                    }
+                    let left = left - sc.tokens;
+                    let doomed = self.doomed_of(per_suit, picks, left);
+                    let least = cost + self.rest_bound(p, (left, state.aces_low), cost, doomed);
+                    if least >= self.cut {
+                        continue;
+                    }
+                    let mut next = match after {
+                        Some(next) => next,
+                        None => {
+                            let Some(next) = self.next_state(p, state, per_suit, picks, used)
+                            else {
+                                self.stopped = true;
+                                return;
+                            };
+                            after = Some(next);
+                            next
+                        }
+                    };
+                    next.used += sc.tokens;
                     out.push(Transition {
-                        cost: changes,
+                        cost,
                         least,
                         next,
                         picks: *picks,
-                        set: None,
+                        set: Some((j as u8, *pool, left + sc.tokens)),
+                        order: Self::order_of(per_suit, picks, j as u8),
                     });
                 }
-                continue;
-            }
-            let mut pool = pool;
-            pool[s] = c.pool;
-            let set_budget = self.tokens - used;
-            let options = self.set_choices(p, rank, pool, set_budget);
-            // Most combinations leave copies no set takes: skip them before
-            // building the next state.
-            // `set_choices` keeps a choice only when it is cheaper than the
-            // one before it (it uses more tokens), so the last is the least.
-            if options
-                .last()
-                .is_none_or(|sc| changes + sc.cost >= self.cut)
-            {
-                continue;
-            }
-            let Some(next) = self.next_state(p, state, per_suit, picks, used) else {
-                self.stopped = true;
-                return;
-            };
-            for (j, sc) in options.iter().enumerate() {
-                let cost = changes + sc.cost;
-                if cost >= self.cut {
-                    continue;
-                }
-                let mut next = next;
-                next.used += sc.tokens;
-                let least = cost + self.rest_bound(p, &next, cost);
-                if least >= self.cut {
-                    continue;
-                }
-                out.push(Transition {
-                    cost,
-                    least,
-                    next,
-                    picks: *picks,
-                    set: Some((j as u8, pool, set_budget)),
-                });
             }
         }
+    }
+
+    /// [`Transition::order`] of the suits' picks and set choice `j`.
+    fn order_of(per_suit: &[Vec<SuitChoice>], picks: &[u16; 5], j: u8) -> u128 {
+        per_suit.iter().zip(picks).fold(0u128, |k, (cs, &i)| {
+            k << 16 | u128::from(cs[usize::from(i)].orig)
+        }) << 8
+            | u128::from(j)
+    }
+
+    /// The doomed runs (see [`SuitChoice::doomed`]) after the suits take
+    /// their picks, with `left` tokens left.
+    fn doomed_of(&self, per_suit: &[Vec<SuitChoice>], picks: &[u16; 5], left: u8) -> u64 {
+        per_suit
+            .iter()
+            .zip(picks)
+            .map(|(cs, &i)| u64::from(cs[usize::from(i)].doomed[usize::from(left)]))
+            .sum()
     }
 
     /// The state after position `p` when each suit takes its pick
@@ -1056,7 +1190,7 @@ impl<'t> Sweep<'t> {
         p: usize,
         state: &State,
         per_suit: &[Vec<SuitChoice>],
-        picks: &[u8; 5],
+        picks: &[u16; 5],
         used: u8,
     ) -> Option<State> {
         let t = self.t;
@@ -1066,21 +1200,21 @@ impl<'t> Sweep<'t> {
             used,
             aces_low: state.aces_low,
         };
+        let mut n = 0;
         for (k, &s) in t.suits.iter().enumerate() {
             let c = &per_suit[k][usize::from(picks[k])];
-            for &o in &c.runs[..usize::from(c.runs_n)] {
-                if !next.push(o) {
-                    return None;
-                }
-            }
+            let m = usize::from(c.runs_n);
+            next.runs.get_mut(n..n + m)?.copy_from_slice(&c.runs[..m]);
+            n += m;
             if self.ace_twice && p == 0 {
                 next.aces_low[s] = c.naturals;
             }
         }
+        // At most MAX_OPEN (16) runs.
+        next.n = n as u8;
         // Runs sort by suit first: with the suits in ascending order the
         // suits' sorted lists, one after the other, are sorted.
         if !self.suits_ascending {
-            let n = usize::from(next.n);
             next.runs[..n].sort_unstable();
         }
         Some(next)
