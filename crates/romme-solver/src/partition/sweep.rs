@@ -578,6 +578,22 @@ impl<'t> Sweep<'t> {
         st.runs[..n].sort_unstable();
         // Called while listing transitions: the listing's cut stays.
         let cut = self.cut;
+        // Tokens cost nothing when they are not used (spare ones join melds
+        // with room), so the same runs with no tokens left are worth at
+        // least as much. That search is small (it only follows transitions
+        // that cost nothing); when everything from here on can be placed
+        // without tokens, the value is 0 and the search with them is saved.
+        if left > 0 {
+            let mut none = st;
+            none.used = self.tokens;
+            let v = self.value(p, &none, 1);
+            self.cut = cut;
+            if v == 0 && !self.stopped {
+                self.bound_memo.insert(key, 0);
+                self.last_bound = Some((key, 0));
+                return 0;
+            }
+        }
         // Ask for up to four times what is needed: the cuts of later
         // questions differ, and a bound proven higher answers more of them
         // from the memo (six ~40 positions: 0–9 % fewer instructions than
