@@ -21,7 +21,11 @@
 //! are added the open runs that can no longer hold a whole original run
 //! (none lies ahead, or more positions without a card come before its end
 //! than tokens are left): each is a changed meld when it ends, which the
-//! relaxation does not count.
+//! relaxation does not count. A state is also cut by the hand cards ahead
+//! that can join no meld holding a whole original (no open run reaches
+//! them, no original run can be stretched to them, no original set takes
+//! them): they need changed melds of their own, at least as many as the
+//! suits and ranks that cover them.
 //!
 //! It covers what `offen` and its house rules need: lines with the ace low,
 //! high or both, sets of distinct or mixed suits, and wild cards without
@@ -291,6 +295,13 @@ pub(super) struct Sweep<'t> {
     orig_runs: Vec<(u8, u8, u8)>,
     /// Original sets (rank, naturals per suit).
     orig_sets: Vec<(usize, [u8; 5])>,
+    /// Per suit: the positions before each position without any card.
+    no_card: [[u8; 16]; 5],
+    /// Per position and tokens left, worked out as needed: per suit, the
+    /// positions from there on with a hand card that cannot join an
+    /// original ([`Sweep::joins_an_original`]) and those an open run can
+    /// reach (see [`Sweep::orphans`]).
+    orphan_masks: Vec<Option<[(u16, u16); 5]>>,
     /// Per state: the least cost, or a lower bound with [`BOUND`] set.
     memo: FxHashMap<Key, u64>,
     /// Set choices by position, pool and token budget, packed into one
@@ -386,6 +397,14 @@ impl<'t> Sweep<'t> {
                 .find(|&lo| (0..k).all(|i| line[lo + i] == faces[i]))?;
             orig_runs.push((s as u8, lo as u8, (lo + k - 1) as u8));
         }
+        // (Past the line's end, every position counts as one without a card.)
+        let mut no_card = [[0u8; 16]; 5];
+        for &s in &t.suits {
+            for i in 0..15 {
+                let none = t.line[s].get(i).is_none_or(|&f| counts[f] == 0);
+                no_card[s][i + 1] = no_card[s][i] + u8::from(none);
+            }
+        }
         Some(Sweep {
             t,
             counts,
@@ -400,6 +419,8 @@ impl<'t> Sweep<'t> {
             suits_ascending: t.suits.windows(2).all(|w| w[0] < w[1]),
             orig_runs,
             orig_sets,
+            no_card,
+            orphan_masks: vec![None; (len + 1) * (MAX_TOKENS + 1)],
             memo: FxHashMap::default(),
             sets_memo: FxHashMap::default(),
             recent_sets: vec![(0, None); 1 << RECENT_SETS_BITS],
@@ -475,12 +496,9 @@ impl<'t> Sweep<'t> {
         if need == usize::from(NEVER) {
             return u8::MAX;
         }
-        let line = &self.t.line[usize::from(o.suit())];
-        let gaps = (p + 1..=need)
-            .filter(|&r| line.get(r).is_none_or(|&f| self.counts[f] == 0))
-            .count();
-        // At most 15 positions.
-        gaps as u8
+        // Positions p + 1 ..= need (the line has at most 14).
+        let no_card = &self.no_card[usize::from(o.suit())];
+        no_card[need + 1] - no_card[(p + 1).min(need + 1)]
     }
 
     /// States the relaxation evaluated for bounds.
@@ -744,6 +762,24 @@ impl<'t> Sweep<'t> {
             self.stopped = true;
             return INF;
         }
+        let after = if self.tokens == 0 {
+            self.bounds_after.1
+        } else {
+            self.bounds_after.0
+        };
+        if !self.relaxation && self.doomed_runs && p > 0 && p < self.len && self.nodes > after {
+            let left = self.tokens - state.used;
+            let doomed = state
+                .open()
+                .iter()
+                .filter(|&&o| self.gaps(o, p - 1) > left)
+                .count() as u64;
+            let lb = doomed + self.orphans(p, state);
+            if lb >= limit {
+                self.memo.insert(key, lb | BOUND);
+                return lb;
+            }
+        }
         let mut best = INF;
         // This depth's buffers, lent out while its children use theirs.
         let mut bufs = std::mem::take(&mut self.bufs[p]);
@@ -785,6 +821,115 @@ impl<'t> Sweep<'t> {
         let v = if exact { best } else { limit };
         self.memo.insert(key, if exact { v } else { v | BOUND });
         v
+    }
+
+    /// A lower bound on the changed melds that the hand cards from
+    /// position `p` on force, beyond the runs open in `state`. A hand card
+    /// that no open run of its suit can reach (too many positions without
+    /// any card on the way for the tokens left), no original run not yet
+    /// begun can be stretched to and no original set of its rank can take
+    /// ends in a meld that holds no whole original, or stays in the hand,
+    /// which costs more. Such melds are runs of one suit or sets of one
+    /// rank, so the bound is the fewest suits and ranks that cover those
+    /// cards.
+    fn orphans(&mut self, p: usize, state: &State) -> u64 {
+        let left = self.tokens - state.used;
+        let i = p * (MAX_TOKENS + 1) + usize::from(left);
+        let masks = match self.orphan_masks[i] {
+            Some(m) => m,
+            None => {
+                let m = self.orphan_masks_at(p, left);
+                self.orphan_masks[i] = Some(m);
+                m
+            }
+        };
+        let mut open = [false; 5];
+        for o in state.open() {
+            open[usize::from(o.suit())] = true;
+        }
+        // Per suit, the positions of its cards that need a changed meld.
+        let mut per_suit = [0u16; 5];
+        let mut any = 0;
+        for &s in &self.t.suits {
+            let (stuck, reach) = masks[s];
+            per_suit[s] = if open[s] { stuck & !reach } else { stuck };
+            any |= per_suit[s];
+        }
+        if any == 0 {
+            return 0;
+        }
+        // The fewest lines: some suits taken whole, the other cards' ranks.
+        let suits = &self.t.suits;
+        (0u32..1 << suits.len())
+            .map(|taken| {
+                let mut ranks = 0u16;
+                for (k, &s) in suits.iter().enumerate() {
+                    if taken >> k & 1 == 0 {
+                        ranks |= per_suit[s];
+                    }
+                }
+                u64::from(taken.count_ones() + ranks.count_ones())
+            })
+            .min()
+            .unwrap_or(0)
+    }
+
+    /// Per suit, from position `p` on with `left` tokens left: the
+    /// positions with a hand card that cannot join an original, and those
+    /// a run open before `p` can reach.
+    fn orphan_masks_at(&self, p: usize, left: u8) -> [(u16, u16); 5] {
+        let t = self.t;
+        let mut masks = [(0u16, 0u16); 5];
+        for &s in &t.suits {
+            let line = &t.line[s];
+            let no_card = &self.no_card[s];
+            for q in p..self.len {
+                if no_card[q + 1] - no_card[p] <= left {
+                    masks[s].1 |= 1 << q;
+                }
+                let f = line[q];
+                // An ace at both ends of the line may go to either.
+                let either_end = self.ace_twice && (q == 0 || q + 1 == self.len);
+                if self.counts[f] > 0
+                    && self.optional[f] > 0
+                    && !either_end
+                    && !self.joins_an_original(s, q, p, left)
+                {
+                    masks[s].0 |= 1 << q;
+                }
+            }
+        }
+        masks
+    }
+
+    /// Whether a hand card of suit `s` at position `q` can join a meld that
+    /// holds an original: an original run of its suit not begun before `p`
+    /// that a run can stretch to it from (within the longest run, with the
+    /// tokens `left` for positions without a card), or an original set of
+    /// its rank with room for it.
+    fn joins_an_original(&self, s: usize, q: usize, p: usize, left: u8) -> bool {
+        let t = self.t;
+        let line = &t.line[s];
+        let no_card = |a: usize, b: usize| (a..b).filter(|&r| self.counts[line[r]] == 0).count();
+        let by_run = self.orig_runs.iter().any(|&(os, a, b)| {
+            let (a, b) = (usize::from(a), usize::from(b));
+            usize::from(os) == s
+                && a >= p
+                && !(a..=b).contains(&q)
+                && b.max(q) - a.min(q) < t.max_run
+                && if q < a {
+                    no_card(q + 1, a)
+                } else {
+                    no_card(b + 1, q)
+                } <= usize::from(left)
+        });
+        by_run || {
+            let rank = line[q] % 13;
+            self.orig_sets.iter().any(|&(r, per_suit)| {
+                let n: usize = per_suit.iter().map(|&c| usize::from(c)).sum();
+                r == rank && n < t.max_set && !(t.distinct_sets && per_suit[s] > 0)
+            })
+        }
     }
 
     /// The first position at which a run starting at `p` in suit `s` holds
@@ -1530,6 +1675,59 @@ mod tests {
             rng.random_range(1..=2)
         };
         (counts, optional, tokens, originals)
+    }
+
+    /// A hand card that no open run can reach, no original run can be
+    /// stretched to and no original set can take needs a changed meld;
+    /// such cards of one suit can share one.
+    #[test]
+    fn cards_that_join_no_original_need_changed_melds() {
+        let rules = presets::load("offen").expect("preset").expect("loads");
+        let t = Tables::new(&rules, None);
+        let (s0, s1) = (t.suits[0], t.suits[1]);
+        let run: Vec<usize> = t.line[s0][4..7].to_vec();
+        let orphans = |hand: &[usize], tokens: usize| {
+            let mut counts = [0u8; FACES];
+            let mut optional = [0u8; FACES];
+            for &f in &run {
+                counts[f] += 1;
+            }
+            for &f in hand {
+                counts[f] += 1;
+                optional[f] += 1;
+            }
+            let originals = vec![run.clone()];
+            let mut sweep = Sweep::new(
+                &t,
+                counts,
+                optional,
+                1000,
+                CHANGE_SCALE,
+                tokens,
+                &originals,
+                (1000, None),
+            )
+            .expect("the sweep applies");
+            let empty = super::State {
+                runs: [super::Open::default(); super::MAX_OPEN],
+                n: 0,
+                used: 0,
+                aces_low: [0; 5],
+            };
+            sweep.orphans(1, &empty)
+        };
+        // Next to the original run: it stretches to take the card.
+        assert_eq!(orphans(&[t.line[s0][7]], 0), 0);
+        // Another suit, far from any original: one changed meld, also for
+        // two cards of that suit.
+        assert_eq!(orphans(&[t.line[s1][10]], 0), 1);
+        assert_eq!(orphans(&[t.line[s1][10], t.line[s1][11]], 0), 1);
+        // Two positions without a card between a card and the original run:
+        // it joins only with two tokens, else it needs a meld of its own.
+        let far = [t.line[s1][10], t.line[s1][11], t.line[s0][1]];
+        assert_eq!(orphans(&far, 0), 2);
+        assert_eq!(orphans(&far, 1), 2);
+        assert_eq!(orphans(&far, 2), 1);
     }
 
     proptest! {
