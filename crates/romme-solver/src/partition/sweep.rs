@@ -246,9 +246,10 @@ struct Transition {
     set: Option<(u8, [u8; 5], u8)>,
     /// Its place among the transitions of its state: by the suits' choices
     /// in the order they are listed before sorting ([`SuitChoice::orig`]),
-    /// then the set choice. Ties between equally cheap transitions are
-    /// decided by it, so the answer does not depend on the order in which
-    /// combinations are tried.
+    /// then the set choice. Transitions are tried in this order among equal
+    /// bounds, and the reconstruction ([`Sweep::transitions`]) takes the
+    /// first optimal one in it, so neither depends on the order in which
+    /// combinations are listed.
     order: u128,
 }
 
@@ -1067,8 +1068,15 @@ impl<'t> Sweep<'t> {
                 c.orig = u16::try_from(i).unwrap_or(u16::MAX);
             }
             // Fewest tokens first (a combination stops at the first choice
-            // over the budget), then by the copies left for sets.
-            choices.sort_by_key(|c| (c.tokens, c.pool));
+            // over the budget); the last suit's then by the copies left for
+            // sets (see `groups`).
+            if k + 1 < t.suits.len() {
+                if !choices.is_sorted_by_key(|c| c.tokens) {
+                    choices.sort_by_key(|c| c.tokens);
+                }
+            } else if !choices.is_sorted_by_key(|c| (c.tokens, c.pool)) {
+                choices.sort_by_key(|c| (c.tokens, c.pool));
+            }
         }
         groups.clear();
         if let Some(last) = per_suit.last() {
