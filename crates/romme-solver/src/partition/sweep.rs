@@ -21,11 +21,11 @@
 //! are added the open runs that can no longer hold a whole original run
 //! (none lies ahead, or more positions without a card come before its end
 //! than tokens are left): each is a changed meld when it ends, which the
-//! relaxation does not count. A state is also cut by the hand cards ahead
-//! that can join no meld holding a whole original (no open run reaches
-//! them, no original run can be stretched to them, no original set takes
-//! them): they need changed melds of their own, at least as many as the
-//! suits and ranks that cover them.
+//! relaxation does not count. A state is also cut by the cards ahead that
+//! can join no meld holding a whole original: where a suit has more cards
+//! at a position than open runs and original runs (stretched) can pass
+//! through it and original sets can take, the rest need changed melds of
+//! their own, at least as many as the suits and ranks that cover them.
 //!
 //! It covers what `offen` and its house rules need: lines with the ace low,
 //! high or both, sets of distinct or mixed suits, and wild cards without
@@ -224,6 +224,61 @@ struct Group {
     least: [u64; MAX_TOKENS + 1],
 }
 
+/// What runs that hold an original offer from a position on, for
+/// [`Sweep::excess`]: per suit and position, the original runs not yet
+/// begun that hold it or can be stretched to it, and the positions a run
+/// open before it can reach.
+#[derive(Debug, Clone, Copy)]
+struct Slots {
+    runs: [[u8; 16]; 5],
+    reach: [u16; 5],
+}
+
+/// Per suit and position, the cards that need a run through it (see
+/// [`Sweep::excess`]): the copies there except those of original sets and
+/// as many as the original sets of the rank have room for. None at an ace
+/// that may go to either end of the line.
+fn demand(
+    t: &Tables,
+    counts: &[u8; FACES],
+    orig_sets: &[(usize, [u8; 5])],
+    len: usize,
+    ace_twice: bool,
+) -> [[u8; 16]; 5] {
+    let mut demand = [[0u8; 16]; 5];
+    for &s in &t.suits {
+        for (q, &f) in t.line[s].iter().enumerate().take(len) {
+            if ace_twice && (q == 0 || q + 1 == len) {
+                continue;
+            }
+            let rank = f % 13;
+            let mut in_sets = 0u8;
+            for (_, per_suit) in orig_sets.iter().filter(|(r, _)| *r == rank) {
+                let n: usize = per_suit.iter().map(|&c| usize::from(c)).sum();
+                let room = if t.distinct_sets {
+                    u8::from(per_suit[s] == 0 && n < t.max_set)
+                } else {
+                    t.max_set.saturating_sub(n) as u8
+                };
+                // Every set that holds the original's faces holds a whole
+                // original (the copies of a face are alike): as many as
+                // there are copies of them.
+                let holders = t
+                    .suits
+                    .iter()
+                    .filter(|&&x| per_suit[x] > 0)
+                    .map(|&x| counts[x * 13 + rank] / per_suit[x])
+                    .min()
+                    .unwrap_or(0);
+                // The sets' room may take hand cards or cards of original runs.
+                in_sets = in_sets.saturating_add(holders.saturating_mul(per_suit[s] + room));
+            }
+            demand[s][q] = counts[f].saturating_sub(in_sets);
+        }
+    }
+    demand
+}
+
 /// Sets formed at one rank and the copies left in the hand.
 #[derive(Debug, Clone)]
 struct SetChoice {
@@ -298,11 +353,12 @@ pub(super) struct Sweep<'t> {
     orig_sets: Vec<(usize, [u8; 5])>,
     /// Per suit: the positions before each position without any card.
     no_card: [[u8; 16]; 5],
-    /// Per position and tokens left, worked out as needed: per suit, the
-    /// positions from there on with a hand card that cannot join an
-    /// original ([`Sweep::joins_an_original`]) and those an open run can
-    /// reach (see [`Sweep::orphans`]).
-    orphan_masks: Vec<Option<[(u16, u16); 5]>>,
+    /// Per suit and position: the runs its cards need (see
+    /// [`Sweep::excess`]).
+    demand: [[u8; 16]; 5],
+    /// Per position and tokens left, worked out as needed (empty until the
+    /// first is).
+    slots: Vec<Option<Slots>>,
     /// Per state: the least cost, or a lower bound with [`BOUND`] set.
     memo: FxHashMap<Key, u64>,
     /// Set choices by position, pool and token budget, packed into one
@@ -398,6 +454,7 @@ impl<'t> Sweep<'t> {
                 .find(|&lo| (0..k).all(|i| line[lo + i] == faces[i]))?;
             orig_runs.push((s as u8, lo as u8, (lo + k - 1) as u8));
         }
+        let demand = demand(t, &counts, &orig_sets, len, ace_twice);
         // (Past the line's end, every position counts as one without a card.)
         let mut no_card = [[0u8; 16]; 5];
         for &s in &t.suits {
@@ -421,7 +478,8 @@ impl<'t> Sweep<'t> {
             orig_runs,
             orig_sets,
             no_card,
-            orphan_masks: vec![None; (len + 1) * (MAX_TOKENS + 1)],
+            demand,
+            slots: Vec::new(),
             memo: FxHashMap::default(),
             sets_memo: FxHashMap::default(),
             recent_sets: vec![(0, None); 1 << RECENT_SETS_BITS],
@@ -775,7 +833,7 @@ impl<'t> Sweep<'t> {
                 .iter()
                 .filter(|&&o| self.gaps(o, p - 1) > left)
                 .count() as u64;
-            let lb = doomed + self.orphans(p, state);
+            let lb = doomed + self.excess(p, state);
             if lb >= limit {
                 self.memo.insert(key, lb | BOUND);
                 return lb;
@@ -824,36 +882,50 @@ impl<'t> Sweep<'t> {
         v
     }
 
-    /// A lower bound on the changed melds that the hand cards from
-    /// position `p` on force, beyond the runs open in `state`. A hand card
-    /// that no open run of its suit can reach (too many positions without
-    /// any card on the way for the tokens left), no original run not yet
-    /// begun can be stretched to and no original set of its rank can take
-    /// ends in a meld that holds no whole original, or stays in the hand,
-    /// which costs more. Such melds are runs of one suit or sets of one
-    /// rank, so the bound is the fewest suits and ranks that cover those
-    /// cards.
-    fn orphans(&mut self, p: usize, state: &State) -> u64 {
+    /// A lower bound on the changed melds that the cards from position `p`
+    /// on force, beyond the runs open in `state`. Every card must end in a
+    /// meld; one that holds a whole original is an open run, a run holding
+    /// an original run not yet begun, or a set holding an original set.
+    /// At each position a suit's cards other than those of original sets
+    /// (and those the sets have room for) need as many runs
+    /// through it: at most the open runs that can reach it (with the tokens
+    /// left for positions without a card) plus the runs that can hold an
+    /// original run not yet begun and take the position (as many per
+    /// original as there are copies of all its faces: melds are compared
+    /// with originals by their faces). Cards beyond that end
+    /// in changed melds (hand cards may stay in the hand, which costs
+    /// more): runs of one suit or sets of one rank, so the bound is the
+    /// fewest suits and ranks that cover those positions.
+    fn excess(&mut self, p: usize, state: &State) -> u64 {
         let left = self.tokens - state.used;
         let i = p * (MAX_TOKENS + 1) + usize::from(left);
-        let masks = match self.orphan_masks[i] {
+        if self.slots.is_empty() {
+            self.slots = vec![None; (self.len + 1) * (MAX_TOKENS + 1)];
+        }
+        let slots = match self.slots[i] {
             Some(m) => m,
             None => {
-                let m = self.orphan_masks_at(p, left);
-                self.orphan_masks[i] = Some(m);
+                let m = self.slots_at(p, left);
+                self.slots[i] = Some(m);
                 m
             }
         };
-        let mut open = [false; 5];
+        let mut open = [0u8; 5];
         for o in state.open() {
-            open[usize::from(o.suit())] = true;
+            open[usize::from(o.suit())] += 1;
         }
-        // Per suit, the positions of its cards that need a changed meld.
+        // Per suit, the positions with more cards than runs through them.
         let mut per_suit = [0u16; 5];
         let mut any = 0;
         for &s in &self.t.suits {
-            let (stuck, reach) = masks[s];
-            per_suit[s] = if open[s] { stuck & !reach } else { stuck };
+            let reach = slots.reach[s];
+            let ahead = slots.runs[s].iter().zip(&self.demand[s]);
+            for (q, (&runs, &demand)) in ahead.enumerate().take(self.len).skip(p) {
+                let through = runs + if reach >> q & 1 == 1 { open[s] } else { 0 };
+                if demand > through {
+                    per_suit[s] |= 1 << q;
+                }
+            }
             any |= per_suit[s];
         }
         if any == 0 {
@@ -875,62 +947,49 @@ impl<'t> Sweep<'t> {
             .unwrap_or(0)
     }
 
-    /// Per suit, from position `p` on with `left` tokens left: the
-    /// positions with a hand card that cannot join an original, and those
-    /// a run open before `p` can reach.
-    fn orphan_masks_at(&self, p: usize, left: u8) -> [(u16, u16); 5] {
+    /// [`Slots`] from position `p` on with `left` tokens left.
+    fn slots_at(&self, p: usize, left: u8) -> Slots {
         let t = self.t;
-        let mut masks = [(0u16, 0u16); 5];
+        let mut slots = Slots {
+            runs: [[0; 16]; 5],
+            reach: [0; 5],
+        };
         for &s in &t.suits {
             let line = &t.line[s];
             let no_card = &self.no_card[s];
-            for q in p..self.len {
-                if no_card[q + 1] - no_card[p] <= left {
-                    masks[s].1 |= 1 << q;
+            // Positions a..b without a card.
+            let gaps = |a: usize, b: usize| no_card[b] - no_card[a];
+            for (q, runs) in slots.runs[s].iter_mut().enumerate().take(self.len).skip(p) {
+                if gaps(p, q + 1) <= left {
+                    slots.reach[s] |= 1 << q;
                 }
-                let f = line[q];
-                // An ace at both ends of the line may go to either.
-                let either_end = self.ace_twice && (q == 0 || q + 1 == self.len);
-                if self.counts[f] > 0
-                    && self.optional[f] > 0
-                    && !either_end
-                    && !self.joins_an_original(s, q, p, left)
-                {
-                    masks[s].0 |= 1 << q;
-                }
+                *runs = self
+                    .orig_runs
+                    .iter()
+                    .filter(|&&(os, a, b)| {
+                        let (a, b) = (usize::from(a), usize::from(b));
+                        usize::from(os) == s
+                            && a >= p
+                            && b.max(q) - a.min(q) < t.max_run
+                            && if q < a {
+                                gaps(q + 1, a) <= left
+                            } else {
+                                q <= b || gaps(b + 1, q) <= left
+                            }
+                    })
+                    // Every run that holds the original's faces holds a
+                    // whole original (the copies of a face are alike): as
+                    // many as there are copies of them.
+                    .map(|&(_, a, b)| {
+                        (usize::from(a)..=usize::from(b))
+                            .map(|r| self.counts[line[r]])
+                            .min()
+                            .unwrap_or(0)
+                    })
+                    .sum();
             }
         }
-        masks
-    }
-
-    /// Whether a hand card of suit `s` at position `q` can join a meld that
-    /// holds an original: an original run of its suit not begun before `p`
-    /// that a run can stretch to it from (within the longest run, with the
-    /// tokens `left` for positions without a card), or an original set of
-    /// its rank with room for it.
-    fn joins_an_original(&self, s: usize, q: usize, p: usize, left: u8) -> bool {
-        let t = self.t;
-        let line = &t.line[s];
-        let no_card = |a: usize, b: usize| (a..b).filter(|&r| self.counts[line[r]] == 0).count();
-        let by_run = self.orig_runs.iter().any(|&(os, a, b)| {
-            let (a, b) = (usize::from(a), usize::from(b));
-            usize::from(os) == s
-                && a >= p
-                && !(a..=b).contains(&q)
-                && b.max(q) - a.min(q) < t.max_run
-                && if q < a {
-                    no_card(q + 1, a)
-                } else {
-                    no_card(b + 1, q)
-                } <= usize::from(left)
-        });
-        by_run || {
-            let rank = line[q] % 13;
-            self.orig_sets.iter().any(|&(r, per_suit)| {
-                let n: usize = per_suit.iter().map(|&c| usize::from(c)).sum();
-                r == rank && n < t.max_set && !(t.distinct_sets && per_suit[s] > 0)
-            })
-        }
+        slots
     }
 
     /// The first position at which a run starting at `p` in suit `s` holds
@@ -1687,7 +1746,8 @@ mod tests {
 
     /// A hand card that no open run can reach, no original run can be
     /// stretched to and no original set can take needs a changed meld;
-    /// such cards of one suit can share one.
+    /// such cards of one suit can share one. So does a second card where
+    /// only one run holding an original can pass.
     #[test]
     fn cards_that_join_no_original_need_changed_melds() {
         let rules = presets::load("offen").expect("preset").expect("loads");
@@ -1722,10 +1782,12 @@ mod tests {
                 used: 0,
                 aces_low: [0; 5],
             };
-            sweep.orphans(1, &empty)
+            sweep.excess(1, &empty)
         };
-        // Next to the original run: it stretches to take the card.
+        // Next to the original run: it stretches to take the card, but
+        // not two copies of it.
         assert_eq!(orphans(&[t.line[s0][7]], 0), 0);
+        assert_eq!(orphans(&[t.line[s0][7], t.line[s0][7]], 0), 1);
         // Another suit, far from any original: one changed meld, also for
         // two cards of that suit.
         assert_eq!(orphans(&[t.line[s1][10]], 0), 1);
