@@ -20,6 +20,11 @@
 //!   it moves with that card's place. Only an exchange (a hand card of that
 //!   face takes its place, `jokers.exchange` permitting) frees it, and the
 //!   freed joker then belongs to the hand (and is placed again if possible).
+//! * Melds are compared with the originals by their faces (two copies of a
+//!   card are alike): a new meld is unchanged when it holds the faces of a
+//!   whole original meld. With two decks two new melds can each hold the
+//!   faces of the same original (one with its cards, one with the other
+//!   copies); both then count as unchanged.
 //! * Räuber robbing (`rearrange = "rob"`) is searched by [`crate::rob`]
 //!   (its module documents the readings), steered by the free optimum,
 //!   which is also its floor when no joker lies on the table.
