@@ -826,6 +826,9 @@ impl<'t> Sweep<'t> {
         } else {
             self.bounds_after.0
         };
+        // Changed melds still to come: the open runs that can no longer hold
+        // an original, and those the cards ahead force (see `excess`). Not
+        // for small problems, which finish faster than the bound.
         if !self.relaxation && self.doomed_runs && p > 0 && p < self.len && self.nodes > after {
             let left = self.tokens - state.used;
             let doomed = state
