@@ -828,8 +828,17 @@ impl<'t> Sweep<'t> {
         };
         // Changed melds still to come: the open runs that can no longer hold
         // an original, and those the cards ahead force (see `excess`). Not
-        // for small problems, which finish faster than the bound.
-        if !self.relaxation && self.doomed_runs && p > 0 && p < self.len && self.nodes > after {
+        // for small problems, which finish faster than the bound, nor where
+        // the limit leaves room for a card left in the hand (the bound
+        // counts at most one change per open run and one per suit).
+        let most = (MAX_OPEN + self.t.suits.len()) as u64;
+        if !self.relaxation
+            && self.doomed_runs
+            && p > 0
+            && p < self.len
+            && self.nodes > after
+            && limit <= most
+        {
             let left = self.tokens - state.used;
             let doomed = state
                 .open()
