@@ -113,17 +113,8 @@ impl MeldCache {
         key: &[CardKind],
         read: impl FnOnce() -> Arc<[Declaration]>,
     ) -> Arc<[Declaration]> {
-        let key = GroupKey::of(key);
         let mut maps = self.lock();
-        if let Some(v) = maps.groups.get(&key) {
-            return Arc::clone(v);
-        }
-        if maps.groups.len() >= MAX_GROUPS {
-            maps.groups.clear();
-        }
-        let v = read();
-        maps.groups.insert(key, Arc::clone(&v));
-        v
+        remembered(&mut maps.groups, &GroupKey::of(key), read)
     }
 
     /// The melds of `table` as cards and their checks, worked out by `make`
@@ -134,15 +125,7 @@ impl MeldCache {
         table: &Arc<Vec<Meld>>,
         make: impl FnOnce() -> TableChecks,
     ) -> Arc<TableChecks> {
-        if let Some((t, v)) = &self.lock().table {
-            if Arc::ptr_eq(t, table) {
-                return Arc::clone(v);
-            }
-        }
-        // Outside the lock: `make` checks melds through this cache.
-        let v = Arc::new(make());
-        self.lock().table = Some((Arc::clone(table), Arc::clone(&v)));
-        v
+        self.for_table(|m| &mut m.table, table, || Arc::new(make()))
     }
 
     /// What the listing asks of each meld of `table`, worked out by `make`
@@ -152,14 +135,25 @@ impl MeldCache {
         table: &Arc<Vec<Meld>>,
         make: impl FnOnce() -> Arc<[LyingMeld]>,
     ) -> Arc<[LyingMeld]> {
-        let mut maps = self.lock();
-        if let Some((t, v)) = &maps.lying {
+        self.for_table(|m| &mut m.lying, table, make)
+    }
+
+    /// What `slot` keeps for `table`, worked out by `make` when it was
+    /// worked out for another table (or none) before.
+    fn for_table<T: ?Sized>(
+        &self,
+        slot: fn(&mut Maps) -> &mut ForTable<T>,
+        table: &Arc<Vec<Meld>>,
+        make: impl FnOnce() -> Arc<T>,
+    ) -> Arc<T> {
+        if let Some((t, v)) = slot(&mut self.lock()) {
             if Arc::ptr_eq(t, table) {
                 return Arc::clone(v);
             }
         }
+        // Outside the lock: `make` may check melds through this cache.
         let v = make();
-        maps.lying = Some((Arc::clone(table), Arc::clone(&v)));
+        *slot(&mut self.lock()) = Some((Arc::clone(table), Arc::clone(&v)));
         v
     }
 
@@ -223,14 +217,14 @@ impl MeldCache {
 
 /// The value for `key` in `map`, made by `make` the first time (the map
 /// starts again when full).
-fn remembered<T, K, V>(
-    map: &mut FxHashMap<K, Arc<V>>,
-    key: &[T],
+fn remembered<Q, V>(
+    map: &mut FxHashMap<Q::Owned, Arc<V>>,
+    key: &Q,
     make: impl FnOnce() -> Arc<V>,
 ) -> Arc<V>
 where
-    T: Hash + Eq,
-    K: Borrow<[T]> + Hash + Eq + for<'a> From<&'a [T]>,
+    Q: ToOwned + Hash + Eq + ?Sized,
+    Q::Owned: Borrow<Q> + Hash + Eq,
     V: ?Sized,
 {
     if let Some(v) = map.get(key) {
@@ -240,7 +234,7 @@ where
         map.clear();
     }
     let v = make();
-    map.insert(K::from(key), Arc::clone(&v));
+    map.insert(key.to_owned(), Arc::clone(&v));
     v
 }
 

@@ -50,17 +50,65 @@ pub(crate) struct PutDownPlan {
     starts_play: bool,
     /// The seat's hand after the play.
     hand: Hand,
-    /// The new melds (they go after the lying ones), lay-offs on them
-    /// made.
-    new_melds: Vec<Meld>,
-    /// The lying melds laid off on, by their place, as they become.
-    changed: SmallVec<[(usize, Meld); 2]>,
+    /// The table after the play.
+    table: TableAfter,
     /// The melds laid off on.
     laid_off: Vec<usize>,
     /// A lay-off went on another player's meld.
     on_others: bool,
     /// The opening's points, if the play is the seat's opening.
     opening_points: Option<u32>,
+}
+
+/// The table a play makes, without a copy of the melds lying there: the
+/// lying melds laid off on, by their place, as they become, and the new
+/// melds, which go after the lying ones (lay-offs on them made).
+struct TableAfter {
+    changed: SmallVec<[(usize, Meld); 2]>,
+    new: Vec<Meld>,
+}
+
+impl TableAfter {
+    /// Meld `i` of the table after the play, on `lying`.
+    fn get<'a>(&'a self, lying: &'a [Meld], i: usize) -> Option<&'a Meld> {
+        match i.checked_sub(lying.len()) {
+            Some(new) => self.new.get(new),
+            None => self
+                .changed
+                .iter()
+                .find(|(at, _)| *at == i)
+                .map(|(_, m)| m)
+                .or_else(|| lying.get(i)),
+        }
+    }
+
+    /// Meld `i` (one [`TableAfter::get`] found) becomes `meld`.
+    fn set(&mut self, lying: &[Meld], i: usize, meld: Meld) {
+        match i.checked_sub(lying.len()) {
+            Some(new) => {
+                if let Some(slot) = self.new.get_mut(new) {
+                    *slot = meld;
+                }
+            }
+            None => match self.changed.iter_mut().find(|(at, _)| *at == i) {
+                Some(entry) => entry.1 = meld,
+                None => self.changed.push((i, meld)),
+            },
+        }
+    }
+
+    /// The whole table on `lying`, and where the new melds are on it.
+    fn into_table(self, lying: &[Meld]) -> (Vec<Meld>, std::ops::Range<usize>) {
+        let new_at = lying.len()..lying.len() + self.new.len();
+        let mut table = lying.to_vec();
+        for (i, meld) in self.changed {
+            if let Some(slot) = table.get_mut(i) {
+                *slot = meld;
+            }
+        }
+        table.extend(self.new);
+        (table, new_at)
+    }
 }
 
 impl Game {
@@ -336,25 +384,18 @@ impl Game {
             decls.push(d);
         }
         // Lay-offs, on the table as it is (new melds of this action count as
-        // own melds after the existing ones).
-        // The table is not copied here: the melds laid off on are kept
-        // apart (`changed`, by their place on the table) and the new ones
-        // after the lying ones, as the change will put them.
-        let base = self.table.len();
-        let mut changed: SmallVec<[(usize, Meld); 2]> = SmallVec::new();
+        // own melds after the existing ones; the table is not copied).
+        let mut after = TableAfter {
+            changed: SmallVec::new(),
+            new: new_melds,
+        };
         let mut lay_off_value = 0u32;
         let mut laid_off = Vec::new();
         let mut on_others = false;
         for part in lay_offs {
-            let target = match part.meld.checked_sub(base) {
-                Some(new) => new_melds.get(new),
-                None => changed
-                    .iter()
-                    .find(|(i, _)| *i == part.meld)
-                    .map(|(_, m)| m)
-                    .or_else(|| self.table.get(part.meld)),
-            }
-            .ok_or(ActionError::NoSuchMeld(part.meld))?;
+            let target = after
+                .get(&self.table, part.meld)
+                .ok_or(ActionError::NoSuchMeld(part.meld))?;
             if !self.may_lay_off_on(seat, target.owner) {
                 return Err(ActionError::LayOffNotAllowed(
                     "in this ruleset you may lay off only on your own melds".into(),
@@ -394,13 +435,7 @@ impl Game {
                 kind: d.kind,
                 cards: Self::place(&d.ordered, physical, &target.cards),
             };
-            match part.meld.checked_sub(base) {
-                Some(new) => new_melds[new] = meld,
-                None => match changed.iter_mut().find(|(i, _)| *i == part.meld) {
-                    Some(entry) => entry.1 = meld,
-                    None => changed.push((part.meld, meld)),
-                },
-            }
+            after.set(&self.table, part.meld, meld);
             laid_off.push(part.meld);
         }
         // Going out and the discard.
@@ -432,8 +467,7 @@ impl Game {
         Ok(PutDownPlan {
             starts_play,
             hand,
-            new_melds,
-            changed,
+            table: after,
             laid_off,
             on_others,
             opening_points,
@@ -445,8 +479,7 @@ impl Game {
         let PutDownPlan {
             starts_play,
             hand,
-            new_melds,
-            changed,
+            table,
             laid_off,
             on_others,
             opening_points,
@@ -462,15 +495,7 @@ impl Game {
         }
         self.ts.freed.retain(|j| hand.contains(j));
         self.hands[seat] = hand;
-        let base = self.table.len();
-        let new_at = base..base + new_melds.len();
-        let mut table = self.table.to_vec();
-        for (i, meld) in changed {
-            if let Some(slot) = table.get_mut(i) {
-                *slot = meld;
-            }
-        }
-        table.extend(new_melds);
+        let (table, new_at) = table.into_table(&self.table);
         self.table = Arc::new(table);
         if opening_points.is_some() {
             self.opened[seat] = true;

@@ -1711,6 +1711,28 @@ mod tests {
     use super::super::{CHANGE_SCALE, FACES, Tables, changed_melds};
     use super::{INF, Sweep};
 
+    /// A sweep (a card left costs 1,000 and its points) over cards
+    /// `counts`, hand copies `optional` and `tokens` wild tokens, with
+    /// `originals` on the table, stopping after `limit` states.
+    fn sweep_of<'t>(
+        t: &'t Tables,
+        (counts, optional, tokens): ([u8; FACES], [u8; FACES], usize),
+        originals: &[Vec<usize>],
+        limit: u64,
+    ) -> Sweep<'t> {
+        Sweep::new(
+            t,
+            counts,
+            optional,
+            1000,
+            CHANGE_SCALE,
+            tokens,
+            originals,
+            (limit, None),
+        )
+        .expect("the sweep applies")
+    }
+
     /// A random problem under `t`: original melds (runs and sets) from two
     /// decks, hand copies on top, and wild tokens.
     fn problem(t: &Tables, seed: u64) -> ([u8; FACES], [u8; FACES], usize, Vec<Vec<usize>>) {
@@ -1776,18 +1798,12 @@ mod tests {
                 counts[f] += 1;
                 optional[f] += 1;
             }
-            let originals = vec![run.clone()];
-            let mut sweep = Sweep::new(
+            let mut sweep = sweep_of(
                 &t,
-                counts,
-                optional,
+                (counts, optional, tokens),
+                std::slice::from_ref(&run),
                 1000,
-                CHANGE_SCALE,
-                tokens,
-                &originals,
-                (1000, None),
-            )
-            .expect("the sweep applies");
+            );
             let empty = super::State {
                 runs: [super::Open::default(); super::MAX_OPEN],
                 n: 0,
@@ -1824,17 +1840,7 @@ mod tests {
             let t = Tables::new(&rules, None);
             let (counts, optional, tokens, originals) = problem(&t, seed);
             let sweep = |bounds: bool| {
-                let s = Sweep::new(
-                    &t,
-                    counts,
-                    optional,
-                    1000,
-                    CHANGE_SCALE,
-                    tokens,
-                    &originals,
-                    (2_000_000, None),
-                )
-                .expect("the sweep applies");
+                let s = sweep_of(&t, (counts, optional, tokens), &originals, 2_000_000);
                 if bounds {
                     let mut s = s.with_bounds();
                     s.bounds_after = (0, 0);
