@@ -106,8 +106,7 @@ pub(crate) type TableChecks = (Vec<Vec<MeldCard>>, Option<Vec<Declaration>>);
 
 impl MeldCache {
     /// The readings of the sorted group `key`, worked out by `read` the
-    /// first time. Without the lock (a thread panicked holding it) the
-    /// readings are worked out anew each time.
+    /// first time.
     pub(crate) fn readings(
         &self,
         key: &[CardKind],
