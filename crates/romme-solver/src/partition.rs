@@ -37,9 +37,13 @@ use romme_core::ruleset::{Limit, Ruleset, SetSuits, WildShare};
 use serde::Serialize;
 use smallvec::SmallVec;
 
+mod few_wilds;
+mod set_choices;
 mod strand;
+mod suit_runs;
 mod sweep;
 
+use few_wilds::FewWilds;
 use strand::StrandMasks;
 
 /// A hand's wild cards with their penalties, cheapest first (up to eight
@@ -147,6 +151,8 @@ struct Tables {
     free: bool,
     /// The bit-parallel stranded-card test, where the lines allow it.
     strand: Option<StrandMasks>,
+    /// The fast path for hands with at most one wild token, where it applies.
+    few_wilds: Option<FewWilds>,
 }
 
 impl Tables {
@@ -347,6 +353,7 @@ impl Tables {
                 && w.adjacent
                 && w.at_run_ends,
             strand: None,
+            few_wilds: None,
         };
         let set_partners = [0, 1].map(|tokens| t.set_partners_needed(tokens));
         t.strand = StrandMasks::new(
@@ -357,6 +364,7 @@ impl Tables {
             t.distinct_sets,
             set_partners,
         );
+        t.few_wilds = FewWilds::new(&t);
         t
     }
 
@@ -1548,10 +1556,38 @@ impl<'r> PartitionSolver<'r> {
         &self.checker
     }
 
+    /// Work out the whole per-suit table of the fast path for hands with at
+    /// most one wild card (filled entry by entry on first use otherwise),
+    /// so that no later solve works an entry out: for benchmarks and for
+    /// anyone who wants steady times from the first hand on. The table is
+    /// shared by every solver of the process with the same rules of runs
+    /// and penalties; nothing to do where the fast path does not apply.
+    pub fn prepare(&self) {
+        if let Some(fw) = &self.tables.few_wilds {
+            fw.fill();
+        }
+    }
+
     /// The best partition of `hand`.
     pub fn solve(&self, hand: &[CardKind]) -> Result<Partition, SolveError> {
         let (counts, wild_cards) = self.split(hand)?;
-        Ok(self.search(counts, &wild_cards, None, None, |search| {
+        if let Some(best) = self.few_wilds(hand, &wild_cards) {
+            return Ok(self.build(&best, &wild_cards));
+        }
+        Ok(self.searched(counts, &wild_cards))
+    }
+
+    /// [`PartitionSolver::solve`] by the search alone, also where the fast
+    /// path applies (tests compare the two).
+    #[cfg(test)]
+    fn solve_by_search(&self, hand: &[CardKind]) -> Result<Partition, SolveError> {
+        let (counts, wild_cards) = self.split(hand)?;
+        Ok(self.searched(counts, &wild_cards))
+    }
+
+    /// The best partition found by the search.
+    fn searched(&self, counts: [u8; FACES], wild_cards: &Wilds) -> Partition {
+        self.search(counts, wild_cards, None, None, |search| {
             let best = search.best.take().unwrap_or(Best {
                 deadwood: 0,
                 melded: 0,
@@ -1561,8 +1597,8 @@ impl<'r> PartitionSolver<'r> {
                 wild_melded: 0,
                 points: 0,
             });
-            self.build(&best, &wild_cards)
-        }))
+            self.build(&best, wild_cards)
+        })
     }
 
     /// The best partition whose melds satisfy `goal` (an opening): least
@@ -1689,6 +1725,9 @@ impl<'r> PartitionSolver<'r> {
     /// building the melds (what a bot's evaluation needs).
     pub fn deadwood(&self, hand: &[CardKind]) -> Result<(u32, usize), SolveError> {
         let (counts, wild_cards) = self.split(hand)?;
+        if let Some(value) = self.few_wilds_value(hand, &wild_cards) {
+            return Ok(value);
+        }
         Ok(self.search(counts, &wild_cards, None, None, |search| {
             search
                 .best
@@ -2144,7 +2183,8 @@ mod tests {
         let solver = super::PartitionSolver::new(&rules, None).expect("solver");
         // Three pairs, each a meld with the one joker; Ks fits nothing.
         let hand = parse_cards("2h 4h 7s 9s Jd Jc * Ks").expect("cards");
-        let p = solver.solve(&hand).expect("solves");
+        let p = solver.solve_by_search(&hand).expect("solves");
+        assert_eq!(solver.solve(&hand).map(|q| q.deadwood), Ok(p.deadwood));
         assert_eq!(p.melds.len(), 1);
         // The jacks are the dearest pair: the joker goes to them.
         assert_eq!(p.deadwood, 2 + 4 + 7 + 9 + 10);
