@@ -316,7 +316,7 @@ impl PartitionSolver<'_> {
                     let diff = value(e1) as i32 - value(e0) as i32;
                     if gain.is_none_or(|g| diff < g.0) {
                         let (d1, m1) = decode(e1);
-                        gain = Some((diff, k, d1 + d0.wrapping_neg(), m1.wrapping_sub(m0)));
+                        gain = Some((diff, k, d1.wrapping_sub(d0), m1.wrapping_sub(m0)));
                     }
                 }
             }
