@@ -46,6 +46,30 @@ mod sweep;
 use few_wilds::FewWilds;
 use strand::StrandMasks;
 
+/// The entry of a process-wide list that `matches`, or a new one made by
+/// `make` (kept in the list while it holds fewer than `most`, so that a
+/// server with many house rules does not keep every table): the fast
+/// path's tables, which depend only on the rules, are shared this way by
+/// every solver of the process.
+fn shared_in<T>(
+    list: &std::sync::Mutex<Vec<Arc<T>>>,
+    most: usize,
+    matches: impl Fn(&T) -> bool,
+    make: impl FnOnce() -> T,
+) -> Arc<T> {
+    // A poisoned lock only means another thread panicked while holding it;
+    // the list itself is always whole.
+    let mut list = list.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(t) = list.iter().find(|t| matches(t)) {
+        return Arc::clone(t);
+    }
+    let t = Arc::new(make());
+    if list.len() < most {
+        list.push(Arc::clone(&t));
+    }
+    t
+}
+
 /// A hand's wild cards with their penalties, cheapest first (up to eight
 /// on the stack: no allocation per solve but in Five Crowns' late rounds).
 type Wilds = SmallVec<[(u32, CardKind); 8]>;

@@ -56,17 +56,12 @@ impl SetChoices {
     /// The choices for `shape`, shared with every solver of the same shape
     /// in this process.
     pub(super) fn shared(shape: SetShape) -> Arc<SetChoices> {
-        // A poisoned lock only means another thread panicked while holding
-        // it; the list itself is always whole.
-        let mut list = SHARED.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(c) = list.iter().find(|c| c.shape == shape) {
-            return Arc::clone(c);
-        }
-        let c = Arc::new(SetChoices::new(shape));
-        if list.len() < MOST_SHARED {
-            list.push(Arc::clone(&c));
-        }
-        c
+        super::shared_in(
+            &SHARED,
+            MOST_SHARED,
+            |c| c.shape == shape,
+            || SetChoices::new(shape.clone()),
+        )
     }
 
     fn new(shape: SetShape) -> SetChoices {

@@ -151,17 +151,12 @@ impl SuitRuns {
     /// The table for `shape`, shared with every other solver of the same
     /// shape in this process.
     pub(super) fn shared(shape: RunShape) -> Arc<SuitRuns> {
-        // A poisoned lock only means another thread panicked while
-        // holding it; the list itself is always whole.
-        let mut list = SHARED.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(t) = list.iter().find(|t| t.shape == shape) {
-            return Arc::clone(t);
-        }
-        let t = Arc::new(SuitRuns::new(shape));
-        if list.len() < MOST_SHARED {
-            list.push(Arc::clone(&t));
-        }
-        t
+        super::shared_in(
+            &SHARED,
+            MOST_SHARED,
+            |t| t.shape == shape,
+            || SuitRuns::new(shape.clone()),
+        )
     }
 
     fn new(shape: RunShape) -> SuitRuns {
