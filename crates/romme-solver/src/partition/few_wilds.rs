@@ -9,22 +9,22 @@
 //! set, or unmatched. The best of all those choices is the optimum: every
 //! partition is some choice of sets plus, per suit, runs and unmatched
 //! cards, and the table holds each suit's best. Ties (equal deadwood and
-//! cards melded) go to the first choice in a fixed order — fewer sets
-//! first, ranks from the lowest, the token in the lowest place —, so the
-//! answer is deterministic; it may differ from the search's among equal
-//! optima.
+//! cards melded) go to the first choice in a fixed order — no set before
+//! a set, the lower ranks' choices first, the token in a run (the first
+//! suit among equal gains) before unmatched, and within a suit the longer
+//! run ([`super::suit_runs`]) —, so the answer is deterministic; it may
+//! differ from the search's among equal optima.
 //!
 //! Not used (the search answers) with round wilds, more than one wild
 //! token, an opening goal or a rearrangement.
 
 use std::sync::Arc;
 
+use romme_core::card::CardKind;
 use smallvec::SmallVec;
 
 use super::set_choices::{MAX_SUITS, RankChoice, SetChoices, SetShape};
 use super::suit_runs::{MAX_DIGITS, RunShape, Step, SuitRuns, decode, value};
-use romme_core::card::CardKind;
-
 use super::{Best, FACES, Faces, PartitionSolver, Shape, Shapes, Tables, Wilds};
 
 /// Where a suit-runs table applies: the table and how ranks map to its digits.
