@@ -3,6 +3,9 @@
 # integration and property tests of the workspace. Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# A clean CI build gains nothing from incremental compilation, whose caches
+# only cost disk space and time.
+export CARGO_INCREMENTAL=0
 
 # Install Debian packages the tests need when they are missing (as root, or
 # through sudo).
