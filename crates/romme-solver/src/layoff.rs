@@ -236,7 +236,6 @@ impl Bundles<'_, '_> {
     ) {
         let checker = self.checker;
         let index = self.index;
-        let rules = checker.rules();
         let start_value = current.value;
         // Extensions: subsets of the cards that could belong to this meld.
         let fitting: Vec<CardKind> = pool
@@ -282,33 +281,11 @@ impl Bundles<'_, '_> {
             }
         }
         // Exchanges.
-        if rules.jokers.exchange == JokerExchange::Never || depth > 3 {
+        if depth > 3 {
             return;
         }
-        if rules.jokers.exchange_needs_full_set && current.kind == MeldKind::Set {
-            let full = match (rules.melds.sets.suits, rules.melds.sets.max_len.get()) {
-                (_, Some(m)) => usize::from(m),
-                (SetSuits::Distinct, None) => rules.deck.kind.suits().len(),
-                (SetSuits::Any, None) => usize::MAX,
-            };
-            if current.ordered.len() < full {
-                return;
-            }
-        }
-        for (k, c) in current.ordered.iter().enumerate() {
-            let Some(face) = c.stands_for else { continue };
-            let real = CardKind::Natural(face);
-            let Some(pos) = pool.iter().position(|h| *h == real) else {
-                continue;
-            };
-            if checker.is_wild(real) {
-                continue; // a round wild is no "real card" to exchange with
-            }
-            let mut cards = current.ordered.clone();
-            cards[k] = MeldCard::plain(real);
-            let Ok(d) = checker.check(&cards) else {
-                continue;
-            };
+        for (k, pos, real, d) in exchanges(checker, current, pool) {
+            let c = &current.ordered[k];
             let mut rest = pool.to_vec();
             rest.remove(pos);
             used.push(real);
@@ -326,6 +303,88 @@ impl Bundles<'_, '_> {
             used.pop();
         }
     }
+}
+
+/// The joker exchanges `pool` can make on `current` as it lies: for each,
+/// the place of the wild card in the meld, the place in `pool` of the
+/// natural card that replaces it, that card, and the meld afterwards. None
+/// where the ruleset forbids exchanges, or asks for a full set and the set
+/// is not full.
+fn exchanges<'a>(
+    checker: &'a MeldChecker,
+    current: &'a Declaration,
+    pool: &'a [CardKind],
+) -> impl Iterator<Item = (usize, usize, CardKind, Declaration)> + 'a {
+    let rules = checker.rules();
+    let mut allowed = rules.jokers.exchange != JokerExchange::Never;
+    if allowed && rules.jokers.exchange_needs_full_set && current.kind == MeldKind::Set {
+        let full = match (rules.melds.sets.suits, rules.melds.sets.max_len.get()) {
+            (_, Some(m)) => usize::from(m),
+            (SetSuits::Distinct, None) => rules.deck.kind.suits().len(),
+            (SetSuits::Any, None) => usize::MAX,
+        };
+        allowed = current.ordered.len() >= full;
+    }
+    let places = if allowed { current.ordered.len() } else { 0 };
+    (0..places).filter_map(move |k| {
+        let face = current.ordered[k].stands_for?;
+        let real = CardKind::Natural(face);
+        let pos = pool.iter().position(|h| *h == real)?;
+        if checker.is_wild(real) {
+            return None; // a round wild is no "real card" to exchange with
+        }
+        let mut cards = current.ordered.clone();
+        cards[k] = MeldCard::plain(real);
+        let d = checker.check(&cards).ok()?;
+        Some((k, pos, real, d))
+    })
+}
+
+/// Which of the cards `among` some lay-off of `hand` on the checked table
+/// puts down (`checked[i]` is what [`MeldChecker::check`] gives for meld
+/// `i`), or `None` when the hand can exchange a joker somewhere. The same
+/// answer as reading the cards off [`lay_offs_checked`], which lists every
+/// lay-off on every meld; this lists them only on the melds one of `among`
+/// could join at all: without an exchange a lay-off's cards all belong to
+/// the meld's rank (set) or suit (run), or are wild.
+pub(crate) fn laid_off_among(
+    checker: &MeldChecker,
+    checked: &[Declaration],
+    hand: &[CardKind],
+    among: &[CardKind],
+) -> Option<Vec<CardKind>> {
+    if checked
+        .iter()
+        .any(|base| exchanges(checker, base, hand).next().is_some())
+    {
+        return None;
+    }
+    let mut found: Vec<CardKind> = Vec::new();
+    let mut options = Vec::new();
+    for (i, base) in checked.iter().enumerate() {
+        if !among
+            .iter()
+            .any(|&c| !found.contains(&c) && fits_kind(checker, base, c))
+        {
+            continue;
+        }
+        options.clear();
+        let mut at = Bundles {
+            checker,
+            index: i,
+            reach: true,
+            out: &mut options,
+        };
+        at.bundles(base, hand, &mut Vec::new(), &mut Vec::new(), 0);
+        for l in &options {
+            for &c in &l.cards {
+                if among.contains(&c) && !found.contains(&c) {
+                    found.push(c);
+                }
+            }
+        }
+    }
+    Some(found)
 }
 
 /// Whether `card` could be part of `meld` at all (cheap pre-filter).
@@ -612,6 +671,59 @@ mod tests {
         assert!(
             hits > 100 && bounded > 100,
             "{hits} hits, {bounded} bounded"
+        );
+    }
+
+    /// `laid_off_among` answers as reading the cards off every lay-off
+    /// (`lay_offs_checked`): `None` exactly when some lay-off is an
+    /// exchange, else the same cards of `among`.
+    #[test]
+    fn laid_off_among_reads_as_all_lay_offs() {
+        let mut rng = ChaCha8Rng::seed_from_u64(23);
+        let (mut exchanges, mut compared, mut found) = (0, 0, 0);
+        for name in ["klassisch", "offen", "koenigs", "raeuber", "club", "wiener"] {
+            let rules = presets::load(name).expect("known").expect("preset");
+            let round = rules.melds.wilds.round_wild.then_some(7);
+            let checker = MeldChecker::new(&rules, round).expect("checker");
+            let deck: Vec<CardKind> = rules.deck.cards().iter().map(|c| c.kind()).collect();
+            for _ in 0..300 {
+                let checked: Vec<Declaration> = (0..rng.random_range(1..7))
+                    .filter_map(|_| random_meld(&rules, &checker, &mut rng))
+                    .map(|m| checker.check(&m).expect("valid"))
+                    .collect();
+                let mut shuffled = deck.clone();
+                shuffled.shuffle(&mut rng);
+                let hand: Vec<CardKind> = shuffled[..rng.random_range(2..14)].to_vec();
+                let among: Vec<CardKind> = hand
+                    .iter()
+                    .copied()
+                    .filter(|_| rng.random_bool(0.4))
+                    .collect();
+                let all = lay_offs_checked(&checker, &checked, &hand, true);
+                let expected = (!all.iter().any(LayOff::is_exchange)).then(|| {
+                    let mut v: Vec<CardKind> = among
+                        .iter()
+                        .copied()
+                        .filter(|c| all.iter().any(|l| l.cards.contains(c)))
+                        .collect();
+                    v.sort();
+                    v.dedup();
+                    v
+                });
+                let got = laid_off_among(&checker, &checked, &hand, &among).map(|mut v| {
+                    v.sort();
+                    v
+                });
+                assert_eq!(got, expected, "{name}: {checked:?} {hand:?} {among:?}");
+                exchanges += usize::from(expected.is_none());
+                found += expected.map_or(0, |v| v.len());
+                compared += 1;
+            }
+        }
+        assert_eq!(compared, 6 * 300);
+        assert!(
+            exchanges > 20 && found > 100,
+            "{exchanges} exchanges, {found} found"
         );
     }
 }

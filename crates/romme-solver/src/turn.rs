@@ -26,7 +26,7 @@ use romme_core::ruleset::{
 };
 use serde::Serialize;
 
-use crate::layoff::{LayOff, MeldLayOffs, laid_value_bound, lay_offs, lay_offs_checked};
+use crate::layoff::{LayOff, MeldLayOffs, laid_off_among, laid_value_bound, lay_offs};
 use crate::multiset::remove;
 use crate::partition::{Goal, PartitionSolver, SolveError};
 
@@ -357,15 +357,19 @@ fn go_out_search(
         // The lay-offs are looked at only when they could decide: with no
         // more such cards than discards, nothing is ruled out.
         if uncovered.len() > discards {
-            let options = match (allow, checked) {
-                (false, _) => Vec::new(),
-                (true, Some(checked)) => lay_offs_checked(&checker, checked, hand, true),
-                (true, None) => lay_offs(rules, round, table, hand)?,
-            };
-            if !options.iter().any(LayOff::is_exchange) {
-                for l in &options {
-                    uncovered.retain(|c| !l.cards.contains(c));
+            // The cards of `uncovered` some lay-off puts down; `None` when
+            // an exchange could free a wild card.
+            let laid = match (allow, checked) {
+                (false, _) => Some(Vec::new()),
+                (true, Some(checked)) => laid_off_among(&checker, checked, hand, &uncovered),
+                (true, None) => {
+                    let options = lay_offs(rules, round, table, hand)?;
+                    (!options.iter().any(LayOff::is_exchange))
+                        .then(|| options.into_iter().flat_map(|l| l.cards).collect())
                 }
+            };
+            if let Some(laid) = laid {
+                uncovered.retain(|c| !laid.contains(c));
                 if uncovered.len() > discards {
                     return Ok(None);
                 }

@@ -192,13 +192,14 @@ impl SuitRuns {
         self.pow3[self.shape.digits]
     }
 
-    /// The table's entries (allocated on first use).
+    /// The table's entries (allocated on first use). `UNKNOWN` is zero, so
+    /// the table is allocated as zeroed memory: the system hands it out
+    /// page by page as entries are written, instead of a pass over tens of
+    /// megabytes before the first answer (the bots use a small part).
     pub(super) fn memo(&self) -> &[AtomicU32] {
-        self.memo.get_or_init(|| {
-            std::iter::repeat_with(|| AtomicU32::new(UNKNOWN))
-                .take(2 * self.codes() as usize)
-                .collect()
-        })
+        const { assert!(UNKNOWN == 0) };
+        self.memo
+            .get_or_init(|| bytemuck::zeroed_vec(2 * self.codes() as usize))
     }
 
     /// The entries of `code` without the token and, where `token`, with
