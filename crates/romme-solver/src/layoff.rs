@@ -344,9 +344,11 @@ fn exchanges<'a>(
 /// puts down (`checked[i]` is what [`MeldChecker::check`] gives for meld
 /// `i`), or `None` when the hand can exchange a joker somewhere. The same
 /// answer as reading the cards off [`lay_offs_checked`], which lists every
-/// lay-off on every meld; this lists them only on the melds one of `among`
-/// could join at all: without an exchange a lay-off's cards all belong to
-/// the meld's rank (set) or suit (run), or are wild.
+/// lay-off on every meld. Without an exchange a lay-off is a subset of the
+/// meld's candidate cards (the hand's cards of its rank or suit and wild
+/// cards, within the run's reach, no repeated face: what [`Bundles`] tries);
+/// this tries only subsets holding a card of `among` not found yet, and
+/// only whether the meld takes them, without listing its readings.
 pub(crate) fn laid_off_among(
     checker: &MeldChecker,
     checked: &[Declaration],
@@ -360,26 +362,45 @@ pub(crate) fn laid_off_among(
         return None;
     }
     let mut found: Vec<CardKind> = Vec::new();
-    let mut options = Vec::new();
-    for (i, base) in checked.iter().enumerate() {
-        if !among
+    let mut cards: Vec<MeldCard> = Vec::new();
+    for base in checked {
+        let wanted = |c: &CardKind, found: &[CardKind]| among.contains(c) && !found.contains(c);
+        let fitting: Vec<CardKind> = hand
             .iter()
-            .any(|&c| !found.contains(&c) && fits_kind(checker, base, c))
-        {
+            .copied()
+            .filter(|&c| fits_kind(checker, base, c))
+            .collect();
+        if !fitting.iter().any(|c| wanted(c, &found)) {
             continue;
         }
-        options.clear();
-        let mut at = Bundles {
-            checker,
-            index: i,
-            reach: true,
-            out: &mut options,
-        };
-        at.bundles(base, hand, &mut Vec::new(), &mut Vec::new(), 0);
-        for l in &options {
-            for &c in &l.cards {
-                if among.contains(&c) && !found.contains(&c) {
-                    found.push(c);
+        let mut candidates: Vec<CardKind> =
+            without_repeated_faces(checker, base, within_reach(checker, base, &fitting))
+                .into_iter()
+                .take(MAX_CANDIDATES)
+                .collect();
+        // Each subset in sorted order, as `Bundles` tries it.
+        candidates.sort();
+        let n = candidates.len();
+        for mask in 1u32..(1 << n) {
+            let picked = || {
+                (0..n)
+                    .filter(move |k| mask >> k & 1 == 1)
+                    .map(|k| candidates[k])
+            };
+            if !picked().any(|c| wanted(&c, &found)) {
+                continue;
+            }
+            cards.clear();
+            cards.extend_from_slice(&base.ordered);
+            cards.extend(picked().map(MeldCard::plain));
+            if checker
+                .declarations_matching(&cards)
+                .is_ok_and(|d| !d.is_empty())
+            {
+                for c in picked() {
+                    if wanted(&c, &found) {
+                        found.push(c);
+                    }
                 }
             }
         }
