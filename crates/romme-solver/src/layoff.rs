@@ -13,6 +13,7 @@ use romme_core::meld::{Declaration, MeldChecker, MeldKind};
 use romme_core::notation::MeldCard;
 use romme_core::ruleset::{JokerExchange, Ruleset, SetSuits};
 use serde::Serialize;
+use smallvec::SmallVec;
 
 use crate::partition::SolveError;
 
@@ -249,18 +250,30 @@ impl Bundles<'_, '_> {
             fitting
         };
         let candidates: Vec<CardKind> = reachable.into_iter().take(MAX_CANDIDATES).collect();
-        let mut seen = BTreeSet::new();
         let n = candidates.len();
+        // Subsets that pick the same cards as an earlier one are skipped: of
+        // the copies of one kind a subset must take the first ones (the
+        // earliest subset, in the order below, that picks those cards).
+        let mut earlier_copy = [0u32; MAX_CANDIDATES];
+        for k in 0..n {
+            if let Some(j) = (0..k).rev().find(|&j| candidates[j] == candidates[k]) {
+                earlier_copy[k] = 1 << j;
+            }
+        }
+        let mut cards: Vec<MeldCard> = Vec::with_capacity(current.ordered.len() + n);
         for mask in 1u32..(1 << n) {
-            let mut add: Vec<CardKind> = (0..n)
+            let repeats = (0..n)
+                .any(|k| mask >> k & 1 == 1 && earlier_copy[k] != 0 && mask & earlier_copy[k] == 0);
+            if repeats {
+                continue;
+            }
+            let mut add: SmallVec<[CardKind; MAX_CANDIDATES]> = (0..n)
                 .filter(|k| mask >> k & 1 == 1)
                 .map(|k| candidates[k])
                 .collect();
             add.sort();
-            if !seen.insert(add.clone()) {
-                continue;
-            }
-            let mut cards: Vec<MeldCard> = current.ordered.clone();
+            cards.clear();
+            cards.extend_from_slice(&current.ordered);
             cards.extend(add.iter().map(|c| MeldCard::plain(*c)));
             let Ok(found) = checker.declarations_matching(&cards) else {
                 continue;
@@ -745,6 +758,71 @@ mod tests {
         assert!(
             exchanges > 20 && found > 100,
             "{exchanges} exchanges, {found} found"
+        );
+    }
+
+    /// Two copies of a card give the same lay-offs: each is listed once,
+    /// and the second copy adds none of its own.
+    #[test]
+    fn copies_of_a_card_list_each_lay_off_once() {
+        let mut rng = ChaCha8Rng::seed_from_u64(31);
+        let mut with_copies = 0;
+        for name in ["klassisch", "offen", "club", "wiener"] {
+            let rules = presets::load(name).expect("known").expect("preset");
+            let checker = MeldChecker::new(&rules, None).expect("checker");
+            let deck: Vec<CardKind> = rules.deck.cards().iter().map(|c| c.kind()).collect();
+            for _ in 0..200 {
+                let table: Vec<Vec<MeldCard>> = (0..rng.random_range(1..5))
+                    .filter_map(|_| random_meld(&rules, &checker, &mut rng))
+                    .collect();
+                let mut shuffled = deck.clone();
+                shuffled.shuffle(&mut rng);
+                let mut hand: Vec<CardKind> = shuffled[..rng.random_range(2..9)].to_vec();
+                // A second copy of some hand cards.
+                let copies: Vec<CardKind> = hand
+                    .iter()
+                    .copied()
+                    .filter(|c| !c.is_joker() && hand.iter().filter(|h| *h == c).count() == 1)
+                    .filter(|_| rng.random_bool(0.5))
+                    .collect();
+                hand.extend(copies);
+                let listed = lay_offs(&rules, None, &table, &hand).expect("lay-offs");
+                let mut keys: Vec<String> = listed
+                    .iter()
+                    .map(|l| {
+                        let mut cards = l.cards.clone();
+                        cards.sort();
+                        format!("{} {cards:?} {:?} {:?}", l.meld, l.freed, l.result)
+                    })
+                    .collect();
+                let all = keys.len();
+                keys.sort();
+                keys.dedup();
+                assert_eq!(keys.len(), all, "{name}: {table:?} {hand:?}");
+                // Without the copies: the same lay-offs.
+                let mut single = hand.clone();
+                single.sort();
+                single.dedup();
+                let once = lay_offs(&rules, None, &table, &single).expect("lay-offs");
+                let mut once_keys: Vec<String> = once
+                    .iter()
+                    .map(|l| {
+                        let mut cards = l.cards.clone();
+                        cards.sort();
+                        format!("{} {cards:?} {:?} {:?}", l.meld, l.freed, l.result)
+                    })
+                    .collect();
+                once_keys.sort();
+                if single.len() < hand.len() && !keys.is_empty() {
+                    with_copies += 1;
+                }
+                // Copies can only add lay-offs that use both of them.
+                assert!(once_keys.iter().all(|k| keys.binary_search(k).is_ok()));
+            }
+        }
+        assert!(
+            with_copies > 50,
+            "{with_copies} hands with copies and lay-offs"
         );
     }
 }
