@@ -538,14 +538,21 @@ impl Game {
     /// (a simulation's driver): they are moved there, not copied.
     pub fn apply_quietly(&mut self, seat: usize, action: Action) -> Result<(), ActionError> {
         self.precheck(seat, &action)?;
-        let mut events = Vec::new();
         if self.checked_before_change(&action) {
-            self.act(seat, &action, &mut events)?;
+            // The events go straight into the history (no vector of their
+            // own per action); a refusal leaves it as it was.
+            let mut history = std::mem::take(&mut self.history);
+            let before = history.len();
+            let done = self.act(seat, &action, &mut history);
+            if done.is_err() {
+                history.truncate(before);
+            }
+            self.history = history;
+            done?;
             self.log.push((seat, action));
-            self.history.append(&mut events);
             return Ok(());
         }
-        self.apply_on_copy(seat, action, &mut events)
+        self.apply_on_copy(seat, action, &mut Vec::new())
     }
 
     /// Apply on a copy of the game (without the long history) and keep it
