@@ -237,6 +237,18 @@ impl Game {
         }
     }
 
+    /// The next seat in turn order after `seat` (itself when it plays
+    /// alone): the first of [`Game::seats_after`], without a list.
+    pub(crate) fn seat_after(&self, seat: usize) -> usize {
+        let n = self.players.len();
+        match self.players.iter().position(|&s| s == seat) {
+            Some(at) if n > 1 => self.players[(at + 1) % n],
+            // A seat not playing: the first of the list from seat 0.
+            None if n > 1 => self.players[1],
+            _ => seat,
+        }
+    }
+
     /// The other seats of this game in turn order, starting after `seat`.
     pub(crate) fn seats_after(&self, seat: usize) -> Vec<usize> {
         let at = self.players.iter().position(|&s| s == seat).unwrap_or(0);
@@ -270,11 +282,7 @@ impl Game {
             self.begin_turn(Phase::Draw, ev);
             return;
         }
-        self.turn = self
-            .seats_after(self.turn)
-            .first()
-            .copied()
-            .unwrap_or(self.turn);
+        self.turn = self.seat_after(self.turn);
         if self.stock.is_empty() && self.rules.stock.when_empty == StockExhausted::EndGame {
             self.end_game(None, ev);
             return;
