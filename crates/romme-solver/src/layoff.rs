@@ -618,6 +618,38 @@ mod tests {
         checker.check(&meld).ok().map(|d| d.ordered)
     }
 
+    /// A table of random valid melds (their number drawn from `melds`) and
+    /// a hand of random cards of the deck (their number drawn from `cards`).
+    fn random_position(
+        rules: &Ruleset,
+        checker: &MeldChecker,
+        rng: &mut ChaCha8Rng,
+        melds: std::ops::Range<usize>,
+        cards: std::ops::Range<usize>,
+    ) -> (Vec<Vec<MeldCard>>, Vec<CardKind>) {
+        let table: Vec<Vec<MeldCard>> = (0..rng.random_range(melds))
+            .filter_map(|_| random_meld(rules, checker, rng))
+            .collect();
+        let mut deck: Vec<CardKind> = rules.deck.cards().iter().map(|c| c.kind()).collect();
+        deck.shuffle(rng);
+        deck.truncate(rng.random_range(cards));
+        (table, deck)
+    }
+
+    /// The lay-offs as sorted text (their cards sorted), to compare lists.
+    fn lay_off_keys(listed: &[LayOff]) -> Vec<String> {
+        let mut keys: Vec<String> = listed
+            .iter()
+            .map(|l| {
+                let mut cards = l.cards.clone();
+                cards.sort();
+                format!("{} {cards:?} {:?} {:?}", l.meld, l.freed, l.result)
+            })
+            .collect();
+        keys.sort();
+        keys
+    }
+
     #[test]
     fn the_reach_filter_never_loses_a_lay_off() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
@@ -631,14 +663,8 @@ mod tests {
                 rules.melds.runs.wrap_around = false;
                 let round = rules.melds.wilds.round_wild.then_some(7);
                 let checker = MeldChecker::new(&rules, round).expect("checker");
-                let deck: Vec<CardKind> = rules.deck.cards().iter().map(|c| c.kind()).collect();
                 for _ in 0..150 {
-                    let table: Vec<Vec<MeldCard>> = (0..rng.random_range(1..5))
-                        .filter_map(|_| random_meld(&rules, &checker, &mut rng))
-                        .collect();
-                    let mut shuffled = deck.clone();
-                    shuffled.shuffle(&mut rng);
-                    let hand: Vec<CardKind> = shuffled[..rng.random_range(3..12)].to_vec();
+                    let (table, hand) = random_position(&rules, &checker, &mut rng, 1..5, 3..12);
                     let show = |reach: bool| -> Vec<String> {
                         let mut v: Vec<String> = lay_offs_with(&rules, round, &table, &hand, reach)
                             .expect("lay-offs")
@@ -719,15 +745,12 @@ mod tests {
             let rules = presets::load(name).expect("known").expect("preset");
             let round = rules.melds.wilds.round_wild.then_some(7);
             let checker = MeldChecker::new(&rules, round).expect("checker");
-            let deck: Vec<CardKind> = rules.deck.cards().iter().map(|c| c.kind()).collect();
             for _ in 0..300 {
-                let checked: Vec<Declaration> = (0..rng.random_range(1..7))
-                    .filter_map(|_| random_meld(&rules, &checker, &mut rng))
-                    .map(|m| checker.check(&m).expect("valid"))
+                let (table, hand) = random_position(&rules, &checker, &mut rng, 1..7, 2..14);
+                let checked: Vec<Declaration> = table
+                    .iter()
+                    .map(|m| checker.check(m).expect("valid"))
                     .collect();
-                let mut shuffled = deck.clone();
-                shuffled.shuffle(&mut rng);
-                let hand: Vec<CardKind> = shuffled[..rng.random_range(2..14)].to_vec();
                 let among: Vec<CardKind> = hand
                     .iter()
                     .copied()
@@ -761,8 +784,8 @@ mod tests {
         );
     }
 
-    /// Two copies of a card give the same lay-offs: each is listed once,
-    /// and the second copy adds none of its own.
+    /// With two copies of a card in the hand each lay-off is listed once,
+    /// and every lay-off of the hand without the second copies is listed.
     #[test]
     fn copies_of_a_card_list_each_lay_off_once() {
         let mut rng = ChaCha8Rng::seed_from_u64(31);
@@ -770,14 +793,8 @@ mod tests {
         for name in ["klassisch", "offen", "club", "wiener"] {
             let rules = presets::load(name).expect("known").expect("preset");
             let checker = MeldChecker::new(&rules, None).expect("checker");
-            let deck: Vec<CardKind> = rules.deck.cards().iter().map(|c| c.kind()).collect();
             for _ in 0..200 {
-                let table: Vec<Vec<MeldCard>> = (0..rng.random_range(1..5))
-                    .filter_map(|_| random_meld(&rules, &checker, &mut rng))
-                    .collect();
-                let mut shuffled = deck.clone();
-                shuffled.shuffle(&mut rng);
-                let mut hand: Vec<CardKind> = shuffled[..rng.random_range(2..9)].to_vec();
+                let (table, mut hand) = random_position(&rules, &checker, &mut rng, 1..5, 2..9);
                 // A second copy of some hand cards.
                 let copies: Vec<CardKind> = hand
                     .iter()
@@ -786,38 +803,25 @@ mod tests {
                     .filter(|_| rng.random_bool(0.5))
                     .collect();
                 hand.extend(copies);
-                let listed = lay_offs(&rules, None, &table, &hand).expect("lay-offs");
-                let mut keys: Vec<String> = listed
-                    .iter()
-                    .map(|l| {
-                        let mut cards = l.cards.clone();
-                        cards.sort();
-                        format!("{} {cards:?} {:?} {:?}", l.meld, l.freed, l.result)
-                    })
-                    .collect();
+                let mut keys =
+                    lay_off_keys(&lay_offs(&rules, None, &table, &hand).expect("lay-offs"));
                 let all = keys.len();
-                keys.sort();
                 keys.dedup();
                 assert_eq!(keys.len(), all, "{name}: {table:?} {hand:?}");
-                // Without the copies: the same lay-offs.
+                // Without the second copies.
                 let mut single = hand.clone();
                 single.sort();
                 single.dedup();
-                let once = lay_offs(&rules, None, &table, &single).expect("lay-offs");
-                let mut once_keys: Vec<String> = once
-                    .iter()
-                    .map(|l| {
-                        let mut cards = l.cards.clone();
-                        cards.sort();
-                        format!("{} {cards:?} {:?} {:?}", l.meld, l.freed, l.result)
-                    })
-                    .collect();
-                once_keys.sort();
+                let once_keys =
+                    lay_off_keys(&lay_offs(&rules, None, &table, &single).expect("lay-offs"));
                 if single.len() < hand.len() && !keys.is_empty() {
                     with_copies += 1;
                 }
-                // Copies can only add lay-offs that use both of them.
-                assert!(once_keys.iter().all(|k| keys.binary_search(k).is_ok()));
+                // Copies can only add lay-offs (those that use both).
+                assert!(
+                    once_keys.iter().all(|k| keys.binary_search(k).is_ok()),
+                    "{name}: {table:?} {hand:?}"
+                );
             }
         }
         assert!(
