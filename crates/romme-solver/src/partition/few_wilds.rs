@@ -164,7 +164,7 @@ impl PartitionSolver<'_> {
     /// wild token (`wilds` as split from `hand`); `None` when
     /// the fast path does not apply.
     pub(super) fn few_wilds_value(&self, hand: &[CardKind], wilds: &Wilds) -> Option<(u32, usize)> {
-        self.few_wilds_choice(hand, wilds, |chosen, _, _| {
+        self.few_wilds_choice(hand, wilds, |chosen, _, _, _| {
             let k = chosen.key;
             ((k >> 16) as u32, (0xFFFF - (k & 0xFFFF)) as usize)
         })
@@ -176,15 +176,7 @@ impl PartitionSolver<'_> {
         let t = &self.tables;
         let fw = t.few_wilds.as_ref()?;
         let runs = &fw.runs;
-        self.few_wilds_choice(hand, wilds, |chosen, ranks, mut codes| {
-            // Each suit's cards by digit.
-            let mut digits = [[0u8; MAX_DIGITS]; 5];
-            for &c in hand {
-                if let Some(f) = c.face() {
-                    let i = f.index();
-                    digits[usize::from(fw.slot[i])][usize::from(fw.digit[i])] += 1;
-                }
-            }
+        self.few_wilds_choice(hand, wilds, |chosen, ranks, mut codes, mut digits| {
             // The melds of the best choice.
             let mut shapes = Shapes::new();
             for (&(d, r, choices), &pick) in ranks.iter().zip(&chosen.picks) {
@@ -253,12 +245,13 @@ impl PartitionSolver<'_> {
     }
 
     /// The best choice of sets and of the token's place, handed to `finish`
-    /// with the ranks' choices and the suits' codes it was chosen from.
+    /// with the ranks' choices, the suits' codes it was chosen from and
+    /// each suit's cards by digit.
     fn few_wilds_choice<R>(
         &self,
         hand: &[CardKind],
         wilds: &Wilds,
-        finish: impl FnOnce(&Chosen, &Ranks, [u32; 5]) -> R,
+        finish: impl FnOnce(&Chosen, &Ranks, [u32; 5], [[u8; MAX_DIGITS]; 5]) -> R,
     ) -> Option<R> {
         let t = &self.tables;
         let fw = t.few_wilds.as_ref()?;
@@ -270,6 +263,7 @@ impl PartitionSolver<'_> {
         // Every suit's count code; each rank's cards and count code over
         // the suit slots.
         let mut codes = [0u32; 5];
+        let mut digits = [[0u8; MAX_DIGITS]; 5];
         let mut per_rank = [0u8; 13];
         let mut rank_code = [0u16; 13];
         for &c in hand {
@@ -277,8 +271,10 @@ impl PartitionSolver<'_> {
                 let i = f.index();
                 let k = usize::from(fw.slot[i]);
                 codes[k] += fw.place[i];
-                per_rank[i % 13] += 1;
-                rank_code[i % 13] += [1, 3, 9, 27, 81][k];
+                digits[k][usize::from(fw.digit[i])] += 1;
+                let r = f.rank.index();
+                per_rank[r] += 1;
+                rank_code[r] += [1, 3, 9, 27, 81][k];
             }
         }
         // The set choices of the ranks with enough cards for a set.
@@ -342,7 +338,7 @@ impl PartitionSolver<'_> {
         walk(
             &ranks, 0, &mut codes, true, 0, &mut picks, &t.suits, runs, &mut leaf,
         );
-        Some(finish(&best?, &ranks, codes))
+        Some(finish(&best?, &ranks, codes, digits))
     }
 }
 
