@@ -32,7 +32,7 @@ use romme_engine::{Action, DrawSource, Game, SeatState};
 
 use crate::Bot;
 use crate::eval::{Eval, kinds, without};
-use crate::heuristic::{claim, decide, discard, is_play, try_action};
+use crate::heuristic::{claim, decide, discard, try_action};
 use crate::playout::{playout, single_game};
 
 /// Discards the search compares.
@@ -202,7 +202,7 @@ impl Bot for ExpertBot {
 fn best_play_now(g: &Game, seat: usize, legal: &[Action], eval: &Eval) -> Option<Action> {
     legal
         .iter()
-        .filter(|a| is_play(a))
+        .filter(|a| a.is_play())
         .filter_map(|a| {
             let tried = try_action(g, seat, a)?;
             let after = kinds(tried.game.hand(seat).unwrap_or(&[]));
@@ -373,14 +373,14 @@ mod tests {
         let g = opening_held_back();
         let state = g.seat_state(1);
         let legal = state.legal_actions();
-        assert!(legal.iter().any(is_play), "an opening is legal");
+        assert!(legal.iter().any(Action::is_play), "an opening is legal");
         // The heuristic only discards here.
         let choice = decide(&g, 1, &legal);
         assert!(matches!(choice, Action::Discard { .. }), "{choice:?}");
         let mut bot = ExpertBot::new(1, Budget::Iterations(10));
         let candidates = bot.candidates(&state, &legal);
         assert!(matches!(candidates[0], Action::Discard { .. }));
-        let plays: Vec<&Action> = candidates.iter().filter(|a| is_play(a)).collect();
+        let plays: Vec<&Action> = candidates.iter().filter(|a| a.is_play()).collect();
         assert_eq!(plays.len(), 1, "{candidates:?}");
         // It is the play that leaves the best hand of all legal plays.
         let eval = Eval::for_game(&g);
@@ -390,7 +390,7 @@ mod tests {
         };
         let best = legal
             .iter()
-            .filter(|a| is_play(a))
+            .filter(|a| a.is_play())
             .map(left)
             .fold(f64::INFINITY, f64::min);
         assert_eq!(left(plays[0]), best);
@@ -415,7 +415,7 @@ mod tests {
                 let can_discard = legal.iter().any(|a| matches!(a, Action::Discard { .. }));
                 let stays = try_action(&g, turn, &choice)
                     .is_some_and(|t| t.game.hand(turn).is_some_and(|h| !h.is_empty()));
-                if is_play(&choice) && can_discard && stays {
+                if choice.is_play() && can_discard && stays {
                     return (g, turn);
                 }
                 g.apply(turn, choice).expect("the heuristic plays legally");
@@ -432,7 +432,7 @@ mod tests {
             let legal = state.legal_actions();
             let mut bot = ExpertBot::new(1, Budget::Iterations(10));
             let candidates = bot.candidates(&state, &legal);
-            assert!(is_play(&candidates[0]), "{name}: {candidates:?}");
+            assert!(candidates[0].is_play(), "{name}: {candidates:?}");
             let discards = candidates
                 .iter()
                 .filter(|a| matches!(a, Action::Discard { .. }))
@@ -448,7 +448,7 @@ mod tests {
         let legal: Vec<Action> = state
             .legal_actions()
             .into_iter()
-            .filter(|a| !is_play(a))
+            .filter(|a| !a.is_play())
             .collect();
         let eval = Eval::for_game(&g);
         assert!(best_play_now(&g, 1, &legal, &eval).is_none());

@@ -60,7 +60,9 @@ impl HeuristicBot {
 impl Bot for HeuristicBot {
     fn act(&mut self, state: &SeatState) -> Action {
         let sample = state.determinize(&mut self.rng);
-        decide(&sample, state.seat(), &sample.legal_actions(state.seat()))
+        let seat = state.seat();
+        // Plays are checked by trying them (see `decide`).
+        decide(&sample, seat, &sample.legal_actions_unchecked_plays(seat))
     }
 
     fn claim(&mut self, state: &SeatState) -> Option<Action> {
@@ -115,32 +117,30 @@ fn cards_out(g: &Game, a: &Action) -> usize {
     }
 }
 
-pub(crate) fn is_play(a: &Action) -> bool {
-    matches!(
-        a,
-        Action::Meld { .. }
-            | Action::LayOff { .. }
-            | Action::ExchangeJoker { .. }
-            | Action::Rearrange { .. }
-            | Action::LayDown { .. }
-    )
-}
-
 /// The heuristic's choice for `seat` on turn in the complete game `g`
-/// (`legal` is the seat's legal list).
+/// (`legal` is the seat's legal list, or that list with plays the engine
+/// refuses, [`Game::legal_actions_unchecked_plays`]: every play is tried
+/// on a copy before it is chosen, and the fallbacks take the first action
+/// the engine accepts, so both lists give the same choice).
 pub(crate) fn decide(g: &Game, seat: usize, legal: &[Action]) -> Action {
-    let Some(first) = legal.first() else {
-        return Action::EndTurn;
+    let first = || {
+        legal
+            .iter()
+            .find(|a| !a.is_play() || g.accepts(seat, a))
+            .cloned()
+            .unwrap_or(Action::EndTurn)
     };
-    if legal.len() == 1 {
-        return first.clone();
+    match legal {
+        [] => return Action::EndTurn,
+        [_] => return first(),
+        _ => {}
     }
     let eval = Eval::for_game(g);
     let hand = kinds(g.hand(seat).unwrap_or(&[]));
     // The solo patience: the placement that leaves the hands best.
     let view = g.view(Some(seat));
     if view.patience.is_some() {
-        return best_by(g, seat, legal, |t| patience(&t.game)).unwrap_or_else(|| first.clone());
+        return best_by(g, seat, legal, |t| patience(&t.game)).unwrap_or_else(first);
     }
     // Going out now.
     for a in legal {
@@ -162,8 +162,8 @@ pub(crate) fn decide(g: &Game, seat: usize, legal: &[Action]) -> Action {
     legal
         .iter()
         .find(|a| matches!(a, Action::EndTurn))
-        .unwrap_or(first)
-        .clone()
+        .cloned()
+        .unwrap_or_else(first)
 }
 
 /// The legal action whose trial scores lowest under `score`.
@@ -194,7 +194,7 @@ fn best_play(
     eval: &Eval,
     hand: &[CardKind],
 ) -> Option<Action> {
-    let plays: Vec<&Action> = legal.iter().filter(|a| is_play(a)).collect();
+    let plays: Vec<&Action> = legal.iter().filter(|a| a.is_play()).collect();
     if plays.is_empty() {
         return None;
     }
@@ -422,8 +422,10 @@ pub(crate) fn claim(g: &Game, seat: usize, legal: &[Action]) -> Option<Action> {
 /// Play a heuristic move for `seat` in a complete game (the expert's
 /// playouts): a claim out of turn, else its move on turn.
 pub(crate) fn playout_step(g: &Game, seat: usize) -> Option<Action> {
-    let legal = g.legal_actions(seat);
-    if legal.is_empty() {
+    // Plays are checked by trying them (see `decide`); is anything legal?
+    let legal = g.legal_actions_unchecked_plays(seat);
+    let any_legal = legal.iter().any(|a| !a.is_play()) || legal.iter().any(|a| g.accepts(seat, a));
+    if !any_legal {
         return None;
     }
     if g.turn() != Some(seat) {
@@ -433,4 +435,49 @@ pub(crate) fn playout_step(g: &Game, seat: usize) -> Option<Action> {
         return None;
     }
     Some(decide(g, seat, &legal))
+}
+
+#[cfg(test)]
+mod tests {
+    use romme_core::ruleset::presets;
+
+    use super::*;
+
+    /// `decide` chooses the same with the legal list and with the list
+    /// whose plays are not checked, at every turn of heuristic games of
+    /// every preset; the second list does hold refused plays, and a list of
+    /// nothing but a refused play gives what an empty legal list gives.
+    #[test]
+    fn unchecked_plays_change_no_choice() {
+        let (mut turns, mut refused) = (0, 0);
+        for name in presets::NAMES {
+            let rules = presets::load(name).expect("preset").expect("loads");
+            let seats = if *name == "koenigs-solo" { 1 } else { 3 };
+            for seed in 1..4 {
+                let mut g = Game::new(rules.clone(), seats, seed).expect("game");
+                for _ in 0..150 {
+                    let Some(seat) = g.turn() else { break };
+                    if g.phase() == Phase::MatchOver {
+                        break;
+                    }
+                    let legal = g.legal_actions(seat);
+                    let listed = g.legal_actions_unchecked_plays(seat);
+                    refused += listed.len() - legal.len();
+                    // A list of one refused play: as an empty legal list.
+                    if let Some(r) = listed.iter().find(|a| !legal.contains(a)) {
+                        let alone = std::slice::from_ref(r);
+                        assert_eq!(decide(&g, seat, alone), Action::EndTurn, "{name}");
+                    }
+                    let choice = decide(&g, seat, &legal);
+                    assert_eq!(decide(&g, seat, &listed), choice, "{name} seed {seed}");
+                    turns += 1;
+                    if g.apply(seat, choice).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+        assert!(turns > 2000, "{turns} turns");
+        assert!(refused > 50, "{refused} refused plays listed");
+    }
 }

@@ -134,6 +134,19 @@ impl Action {
         matches!(self, Action::Buy | Action::Knock)
     }
 
+    /// Whether it puts cards on the table: a meld, a lay-off, a joker
+    /// exchange, a rearrangement or a lay-down.
+    pub fn is_play(&self) -> bool {
+        matches!(
+            self,
+            Action::Meld { .. }
+                | Action::LayOff { .. }
+                | Action::ExchangeJoker { .. }
+                | Action::Rearrange { .. }
+                | Action::LayDown { .. }
+        )
+    }
+
     /// The hand cards a meld or lay-off puts on the table (new melds, then
     /// lay-offs); empty for every other action.
     pub fn cards_put_down(&self) -> Vec<CardKind> {

@@ -576,7 +576,7 @@ impl Game {
 
     /// Whether `apply` would accept the action (checked in place where `act`
     /// checks before it changes anything, otherwise tried on a copy).
-    pub(crate) fn accepts(&self, seat: usize, action: &Action) -> bool {
+    pub fn accepts(&self, seat: usize, action: &Action) -> bool {
         if self.precheck(seat, action).is_err() {
             return false;
         }

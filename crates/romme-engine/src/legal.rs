@@ -140,6 +140,19 @@ impl Game {
             .collect()
     }
 
+    /// [`Game::legal_actions`] with the plays ([`Action::is_play`]) listed
+    /// but not checked: the same order, the plays the engine refuses
+    /// included. Every other action is checked. For a caller that tries
+    /// each play it considers on a copy of the game anyway (the heuristic
+    /// bot), so that a play is checked once instead of twice; what it
+    /// submits must come from such a trial, or pass [`Game::accepts`].
+    pub fn legal_actions_unchecked_plays(&self, seat: usize) -> Vec<Action> {
+        self.candidates(seat)
+            .into_iter()
+            .filter(|a| a.is_play() || self.accepts(seat, a))
+            .collect()
+    }
+
     /// One action drawn uniformly from [`Game::legal_actions`], found
     /// without checking the whole list: candidates are drawn at random and
     /// checked until one is legal (rejection sampling keeps the draw
