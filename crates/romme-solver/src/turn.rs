@@ -26,7 +26,7 @@ use romme_core::ruleset::{
 };
 use serde::Serialize;
 
-use crate::layoff::{LayOff, MeldLayOffs, laid_off_among, laid_value_bound, lay_offs};
+use crate::layoff::{LayOff, MeldLayOffs, laid_off_among, laid_value_bound};
 use crate::multiset::remove;
 use crate::partition::{Goal, PartitionSolver, SolveError};
 
@@ -363,9 +363,11 @@ fn go_out_search(
                 (false, _) => Some(Vec::new()),
                 (true, Some(checked)) => laid_off_among(&checker, checked, hand, &uncovered),
                 (true, None) => {
-                    let options = lay_offs(rules, round, table, hand)?;
-                    (!options.iter().any(LayOff::is_exchange))
-                        .then(|| options.into_iter().flat_map(|l| l.cards).collect())
+                    let checked: Vec<Declaration> = table
+                        .iter()
+                        .map(|m| checker.check(m))
+                        .collect::<Result<_, _>>()?;
+                    laid_off_among(&checker, &checked, hand, &uncovered)
                 }
             };
             if let Some(laid) = laid {
