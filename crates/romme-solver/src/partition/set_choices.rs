@@ -125,7 +125,8 @@ fn choices(shape: &SetShape, have: [u8; MAX_SUITS], token: bool) -> Vec<RankChoi
     }
     // Combinations of singles (non-decreasing order), within the cards
     // held, one token at most; breadth by number of sets so that a choice
-    // is first met with the fewest sets.
+    // is first met with the fewest sets. Every set takes a card, so the
+    // levels end when the cards held do.
     let mut out: Vec<RankChoice> = Vec::new();
     let mut level: Vec<(usize, RankChoice)> = vec![(
         0,
@@ -136,7 +137,7 @@ fn choices(shape: &SetShape, have: [u8; MAX_SUITS], token: bool) -> Vec<RankChoi
             sets: SmallVec::new(),
         },
     )];
-    for _ in 0..4 {
+    loop {
         let mut next = Vec::new();
         for (from, c) in &level {
             for (i, &(v, vt)) in singles.iter().enumerate().skip(*from) {
