@@ -55,6 +55,11 @@ const BOUNDS_AFTER: u64 = 300;
 const BOUNDS_AFTER_NATURAL: u64 = 500;
 /// Entries of the table of recent set choices: 2^this.
 const RECENT_SETS_BITS: u32 = 8;
+/// Entries of the table of recent cheapest set choices: 2^this.
+const LEAST_SETS_BITS: u32 = 10;
+/// Marks a used entry of the table of cheapest set choices (the keys use
+/// the low 56 bits).
+const SETS_KEY_USED: u64 = 1 << 63;
 /// `need` of a run that can never hold a whole original run.
 const NEVER: u8 = 15;
 /// Most wild tokens a sweep handles (the state keeps up to [`MAX_OPEN`]
@@ -366,6 +371,10 @@ pub(super) struct Sweep<'t> {
     sets_memo: FxHashMap<u64, Rc<[SetChoice]>>,
     /// Recent entries of `sets_memo`, direct-mapped.
     recent_sets: Vec<(u64, Option<Rc<[SetChoice]>>)>,
+    /// The cost of the cheapest set choice (the last) for recent keys of
+    /// `sets_memo` (marked with [`SETS_KEY_USED`]), direct-mapped: most
+    /// combinations are ruled out by it alone.
+    least_sets: Vec<(u64, u64)>,
     /// Per position: buffers for listing transitions.
     bufs: Vec<Buffers>,
     /// Transitions costing this much or more are not listed (the limit of
@@ -483,6 +492,7 @@ impl<'t> Sweep<'t> {
             memo: FxHashMap::default(),
             sets_memo: FxHashMap::default(),
             recent_sets: vec![(0, None); 1 << RECENT_SETS_BITS],
+            least_sets: vec![(0, 0); 1 << LEAST_SETS_BITS],
             bufs: (0..=len).map(|_| Buffers::default()).collect(),
             cut: INF,
             nodes: 0,
@@ -1312,13 +1322,12 @@ impl<'t> Sweep<'t> {
             let options = if forms_sets {
                 let mut pool = pool;
                 pool[s] = g.pool;
-                let options = self.set_choices(p, rank, pool, left);
-                // `set_choices` keeps a choice only when it is cheaper than
-                // the one before it (it uses more tokens), so the last is
-                // the least. Most combinations leave copies no set takes.
-                if options.last().is_none_or(|sc| least + sc.cost >= self.cut) {
+                // Most combinations leave copies no set takes: their
+                // cheapest set choice alone rules them out.
+                if least + self.least_set_cost(p, rank, pool, left) >= self.cut {
                     continue;
                 }
+                let options = self.set_choices(p, rank, pool, left);
                 // Nor with the bound on the rest after any of the set choices.
                 if options.iter().all(|sc| {
                     let cost = least + sc.cost;
@@ -1527,14 +1536,9 @@ impl<'t> Sweep<'t> {
     /// copies may be left). Only tokens needed to reach the minimum length
     /// are used: spare ones join melds with room at the end.
     fn set_choices(&mut self, p: usize, rank: usize, pool: [u8; 5], budget: u8) -> Rc<[SetChoice]> {
-        // One key: the position, the five pool counts and the budget, a
-        // byte each. The recent answers first, in a small table indexed by
-        // the key's (Fibonacci) hash: most lookups repeat one of them.
-        let packed = pool
-            .iter()
-            .fold(p as u64 & 0xff, |k, &c| k << 8 | u64::from(c))
-            << 8
-            | u64::from(budget);
+        // The recent answers first, in a small table indexed by the key's
+        // (Fibonacci) hash: most lookups repeat one of them.
+        let packed = sets_key(p, pool, budget);
         let slot = (packed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - RECENT_SETS_BITS)) as usize;
         if let (k, Some(v)) = &self.recent_sets[slot] {
             if *k == packed {
@@ -1561,6 +1565,28 @@ impl<'t> Sweep<'t> {
         self.sets_memo.insert(packed, Rc::clone(&kept));
         self.recent_sets[slot] = (packed, Some(Rc::clone(&kept)));
         kept
+    }
+
+    /// The cost of the cheapest of [`Sweep::set_choices`] (INF when there
+    /// is none), without handing out the choices: a combination whose
+    /// cheapest sets already cost the cut is passed over on this alone.
+    fn least_set_cost(&mut self, p: usize, rank: usize, pool: [u8; 5], budget: u8) -> u64 {
+        let key = sets_key(p, pool, budget) | SETS_KEY_USED;
+        let slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - LEAST_SETS_BITS)) as usize;
+        if let Some(&(k, least)) = self.least_sets.get(slot) {
+            if k == key {
+                return least;
+            }
+        }
+        // The choices are kept cheapest last.
+        let least = self
+            .set_choices(p, rank, pool, budget)
+            .last()
+            .map_or(INF, |sc| sc.cost);
+        if let Some(entry) = self.least_sets.get_mut(slot) {
+            *entry = (key, least);
+        }
+        least
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1694,6 +1720,15 @@ impl<'t> Sweep<'t> {
         }
         v[s] = 0;
     }
+}
+
+/// The key of the set choices at position `p` from `pool` with `budget`
+/// tokens: the position, the five pool counts and the budget, a byte each.
+fn sets_key(p: usize, pool: [u8; 5], budget: u8) -> u64 {
+    pool.iter()
+        .fold(p as u64 & 0xff, |k, &c| k << 8 | u64::from(c))
+        << 8
+        | u64::from(budget)
 }
 
 /// Order of set vectors, for generating each collection of sets once.
