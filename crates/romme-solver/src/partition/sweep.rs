@@ -36,6 +36,7 @@
 use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
 use super::{Best, FACES, Shape, Tables};
 
@@ -284,10 +285,14 @@ fn demand(
     demand
 }
 
+/// Sets formed at one rank: per set, the copies per suit and the wild
+/// tokens (on the stack: a rank has few sets).
+type RankSets = SmallVec<[([u8; 5], u8); 4]>;
+
 /// Sets formed at one rank and the copies left in the hand.
 #[derive(Debug, Clone)]
 struct SetChoice {
-    sets: Vec<([u8; 5], u8)>,
+    sets: RankSets,
     left: [u8; 5],
     tokens: u8,
     cost: u64,
@@ -1551,17 +1556,19 @@ impl<'t> Sweep<'t> {
             return v;
         }
         // Per tokens used, the cheapest choice (the first found among equals).
-        let mut out: Vec<Option<SetChoice>> = vec![None; usize::from(budget) + 1];
-        let mut sets = Vec::new();
+        // (The budget is at most `MAX_TOKENS`: on the stack.)
+        let mut out: SmallVec<[Option<SetChoice>; MAX_TOKENS + 1]> =
+            SmallVec::from_elem(None, usize::from(budget) + 1);
+        let mut sets = RankSets::new();
         self.sets_rec(p, rank, pool, budget, &mut sets, 0, &mut out);
         // A choice using more tokens must be cheaper to be worth it.
-        let mut kept: Vec<SetChoice> = Vec::new();
+        let mut kept: SmallVec<[SetChoice; MAX_TOKENS + 1]> = SmallVec::new();
         for c in out.into_iter().flatten() {
             if kept.last().is_none_or(|k| c.cost < k.cost) {
                 kept.push(c);
             }
         }
-        let kept: Rc<[SetChoice]> = kept.into();
+        let kept: Rc<[SetChoice]> = Rc::from(&kept[..]);
         self.sets_memo.insert(packed, Rc::clone(&kept));
         self.recent_sets[slot] = (packed, Some(Rc::clone(&kept)));
         kept
@@ -1596,7 +1603,7 @@ impl<'t> Sweep<'t> {
         rank: usize,
         pool: [u8; 5],
         budget: u8,
-        sets: &mut Vec<([u8; 5], u8)>,
+        sets: &mut RankSets,
         changes: u64,
         out: &mut [Option<SetChoice>],
     ) {
@@ -1625,15 +1632,29 @@ impl<'t> Sweep<'t> {
                 });
             }
         }
-        // One more set, not larger (in encoding) than the previous one.
+        // One more set, not larger (in encoding) than the previous one,
+        // when the copies left (with the free tokens) can still make one.
+        let free_tokens = budget.saturating_sub(used);
+        let mut room = [0u8; 6];
+        for (k, &s) in t.suits.iter().enumerate().rev() {
+            let most = if t.distinct_sets {
+                pool[s].min(1)
+            } else {
+                pool[s]
+            };
+            room[k] = room[k + 1] + most;
+        }
+        if usize::from(room[0]) + usize::from(free_tokens) < t.min_len {
+            return;
+        }
         let prev = sets.last().map(|(v, w)| encode(v, *w));
         let mut v = [0u8; 5];
         self.set_vectors(
             p,
             rank,
             pool,
-            budget.saturating_sub(used),
-            0,
+            (free_tokens, &room),
+            (0, 0),
             &mut v,
             prev,
             sets,
@@ -1649,18 +1670,23 @@ impl<'t> Sweep<'t> {
         p: usize,
         rank: usize,
         pool: [u8; 5],
-        free_tokens: u8,
-        k: usize,
+        (free_tokens, room): (u8, &[u8; 6]),
+        (k, taken): (usize, u8),
         v: &mut [u8; 5],
         prev: Option<u64>,
-        sets: &mut Vec<([u8; 5], u8)>,
+        sets: &mut RankSets,
         changes: u64,
         out: &mut [Option<SetChoice>],
         budget: u8,
     ) {
         let t = self.t;
+        // Too few copies in this suit and the rest (`room`, the most each
+        // can give) for a set even with every free token: none below.
+        if usize::from(taken + room[k]) + usize::from(free_tokens) < t.min_len {
+            return;
+        }
         if k == t.suits.len() {
-            let n: usize = v.iter().map(|&c| usize::from(c)).sum();
+            let n = usize::from(taken);
             // Sets of wild cards only are never needed: spare tokens join
             // melds with room at the end.
             if n == 0 {
@@ -1708,8 +1734,8 @@ impl<'t> Sweep<'t> {
                 p,
                 rank,
                 pool,
-                free_tokens,
-                k + 1,
+                (free_tokens, room),
+                (k + 1, taken + take),
                 v,
                 prev,
                 sets,
