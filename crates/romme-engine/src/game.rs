@@ -732,8 +732,8 @@ mod tests {
 
     /// `apply_quietly` makes the same game as `apply` (state, log and
     /// history), and `apply` hands back exactly the events it added to the
-    /// history: random matches of three presets, the two played side by
-    /// side.
+    /// history: random matches of three presets (as many as it takes for
+    /// 400 actions each), the two played side by side.
     #[test]
     fn applying_quietly_makes_the_same_game() {
         use rand::SeedableRng;
@@ -741,29 +741,34 @@ mod tests {
             let Some(Ok(rules)) = presets::load(name) else {
                 panic!("preset {name}");
             };
-            let mut loud = Game::new(rules.clone(), 3, 5).expect("game");
-            let mut quiet = Game::new(rules, 3, 5).expect("game");
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
             let mut actions = 0;
-            while let Some(seat) = loud.turn() {
-                let Some(action) = loud.random_legal_action(seat, &mut rng) else {
-                    break;
-                };
-                let before = loud.events().len();
-                let events = loud.apply(seat, action.clone()).expect("listed action");
-                assert_eq!(&loud.events()[before..], &events[..], "{name}");
-                quiet.apply_quietly(seat, action).expect("listed action");
-                assert!(
-                    loud == quiet,
-                    "{name}: the games differ after {actions} actions"
-                );
-                assert_eq!(loud.events(), quiet.events(), "{name}");
-                actions += 1;
+            for seed in 5..15 {
+                let mut loud = Game::new(rules.clone(), 3, seed).expect("game");
+                let mut quiet = Game::new(rules.clone(), 3, seed).expect("game");
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                while let Some(seat) = loud.turn() {
+                    let Some(action) = loud.random_legal_action(seat, &mut rng) else {
+                        break;
+                    };
+                    let before = loud.events().len();
+                    let events = loud.apply(seat, action.clone()).expect("listed action");
+                    assert_eq!(&loud.events()[before..], &events[..], "{name}");
+                    quiet.apply_quietly(seat, action).expect("listed action");
+                    assert!(
+                        loud == quiet,
+                        "{name} seed {seed}: the games differ after {actions} actions"
+                    );
+                    assert_eq!(loud.events(), quiet.events(), "{name}");
+                    actions += 1;
+                    if actions == 400 {
+                        break;
+                    }
+                }
                 if actions == 400 {
                     break;
                 }
             }
-            assert!(actions > 50, "{name}: only {actions} actions");
+            assert_eq!(actions, 400, "{name}: only {actions} actions");
         }
     }
 

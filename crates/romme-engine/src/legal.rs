@@ -27,12 +27,23 @@ const FACES: usize = Face::SLOTS;
 /// Most opening combinations listed.
 pub const MAX_OPENINGS: usize = 64;
 
-/// Whether a candidate list holds the solver's way of going out or leaves
-/// it to be worked out on demand.
+/// Whether a candidate list holds what the solver's costliest searches
+/// find — the way of going out, the rearrangement of the table — or leaves
+/// each to a slot of its own, worked out on demand (see [`Deferred`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum GoOut {
+enum Searches {
     Listed,
     Deferred,
+}
+
+/// With [`Searches::Deferred`], the searches a listing left out because
+/// they may find an action: the way of going out (the hand is short
+/// enough to ask the solver) and the rearrangement of the table (the
+/// ruleset allows one and the seat has opened).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Deferred {
+    go_out: bool,
+    rearrange: bool,
 }
 
 /// Which plays a candidate list holds: all of them, or only the melds and
@@ -158,25 +169,33 @@ impl Game {
     /// checked until one is legal (rejection sampling keeps the draw
     /// uniform). `None` when there is no legal action.
     pub fn random_legal_action<R: Rng + ?Sized>(&self, seat: usize, rng: &mut R) -> Option<Action> {
-        // The solver's way of going out is the costliest candidate to find:
-        // it gets a slot of its own and is worked out only when drawn. It
-        // is one action at most, and it is rejected when the list holds it
-        // already (that entry stands for it) or the engine refuses it, so
-        // every legal action keeps exactly one slot.
+        // The solver's way of going out and the rearrangement of the table
+        // are the costliest candidates to find: each gets a slot of its own
+        // (after the list, in that order) and is worked out only when
+        // drawn. Each is one action at most, and it is rejected when the
+        // list holds it already (that entry stands for it) or the engine
+        // refuses it, so every legal action keeps exactly one slot.
         //
         // Melds are made into actions only when drawn (see [`Listing`]).
-        let (mut candidates, mut go_out_slot) = self.candidates_with(seat, GoOut::Deferred);
+        let (mut candidates, mut deferred) = self.candidates_with(seat, Searches::Deferred);
         candidates.unique_ready();
         loop {
-            let slots = candidates.len() + usize::from(go_out_slot);
+            let listed = candidates.len();
+            let slots = listed + usize::from(deferred.go_out) + usize::from(deferred.rearrange);
             if slots == 0 {
                 return None;
             }
             let i = rng.random_range(0..slots);
-            if i == candidates.len() {
-                go_out_slot = false;
-                let hand: Vec<CardKind> = self.hands[seat].iter().map(|c| c.kind()).collect();
-                if let Some(a) = self.go_out_candidates(seat, &hand).into_iter().next() {
+            if i >= listed {
+                let found = if deferred.go_out && i == listed {
+                    deferred.go_out = false;
+                    let hand: Vec<CardKind> = self.hands[seat].iter().map(|c| c.kind()).collect();
+                    self.go_out_candidates(seat, &hand).into_iter().next()
+                } else {
+                    deferred.rearrange = false;
+                    self.rearrange_candidates(seat).into_iter().next()
+                };
+                if let Some(a) = found {
                     if !candidates.holds(&a) && self.accepts(seat, &a) {
                         return Some(a);
                     }
@@ -192,24 +211,30 @@ impl Game {
 
     /// The candidates `legal_actions` checks: unique, in a fixed order.
     fn candidates(&self, seat: usize) -> Vec<Action> {
-        unique(self.candidates_with(seat, GoOut::Listed).0.into_actions())
+        unique(
+            self.candidates_with(seat, Searches::Listed)
+                .0
+                .into_actions(),
+        )
     }
 
-    /// The candidates (duplicates not yet filtered), with the way of going
-    /// out listed or deferred; with `GoOut::Deferred`, whether it was left
-    /// out (the hand is short enough to ask the solver).
-    fn candidates_with(&self, seat: usize, go_out: GoOut) -> (Listing, bool) {
+    /// The candidates (duplicates not yet filtered), with the searches'
+    /// finds listed or deferred, and which searches were left out.
+    fn candidates_with(&self, seat: usize, searches: Searches) -> (Listing, Deferred) {
         if self.phase == Phase::MatchOver || !self.players.contains(&seat) {
-            return (Listing::default(), false);
+            return (Listing::default(), Deferred::default());
         }
         if seat != self.turn {
             // Out of turn: buying or knocking for the card just discarded.
             if self.window.is_none() {
-                return (Listing::default(), false);
+                return (Listing::default(), Deferred::default());
             }
-            return (Listing::of([Action::Buy, Action::Knock]), false);
+            return (
+                Listing::of([Action::Buy, Action::Knock]),
+                Deferred::default(),
+            );
         }
-        let mut deferred = false;
+        let mut deferred = Deferred::default();
         let candidates = match self.phase {
             Phase::Draw => {
                 let mut c: SmallVec<[Action; 2]> = smallvec::smallvec![
@@ -229,14 +254,14 @@ impl Game {
                     Listing::of(c)
                 } else {
                     // Who can play need not draw (`001`).
-                    let (mut plays, d) = self.play_candidates_with(seat, go_out, Plays::All);
+                    let (mut plays, d) = self.play_candidates_with(seat, searches, Plays::All);
                     plays.prepend(c);
                     deferred = d;
                     plays
                 }
             }
             Phase::Play => {
-                let (mut c, d) = self.play_candidates_with(seat, go_out, Plays::All);
+                let (mut c, d) = self.play_candidates_with(seat, searches, Plays::All);
                 deferred = d;
                 c.push(Action::EndTurn);
                 c
@@ -325,19 +350,25 @@ impl Game {
     /// Candidate melds and lay-offs after drawing (not yet checked), the
     /// way of going out among them.
     fn meld_candidates(&self, seat: usize) -> Vec<Action> {
-        self.play_candidates_with(seat, GoOut::Listed, Plays::MeldsAndLayOffs)
+        self.play_candidates_with(seat, Searches::Listed, Plays::MeldsAndLayOffs)
             .0
             .into_actions()
     }
 
-    /// Candidate actions after drawing, with the way of going out listed
-    /// or deferred (and whether it was).
-    fn play_candidates_with(&self, seat: usize, go_out: GoOut, plays: Plays) -> (Listing, bool) {
+    /// Candidate actions after drawing, with the searches' finds listed or
+    /// deferred (and which were).
+    fn play_candidates_with(
+        &self,
+        seat: usize,
+        searches: Searches,
+        plays: Plays,
+    ) -> (Listing, Deferred) {
+        let none = Deferred::default();
         let Ok(checker) = self.checker() else {
-            return (Listing::default(), false);
+            return (Listing::default(), none);
         };
         if self.patience.is_some() {
-            return (Listing::of(self.place_candidates(seat)), false);
+            return (Listing::of(self.place_candidates(seat)), none);
         }
         // The hand's kinds, on the stack for ordinary hands.
         let hand: Kinds = self.hands[seat].iter().map(|c| c.kind()).collect();
@@ -349,7 +380,7 @@ impl Game {
                 .map(|card| Action::Discard { card })
                 .collect();
             out.extend(self.lay_down_candidates(seat));
-            return (Listing::of(out), false);
+            return (Listing::of(out), none);
         }
         let mut out = Listing {
             groups: single_melds(&checker, &self.rules, &hand, Some(&self.melds)),
@@ -378,13 +409,11 @@ impl Game {
             let combos = self.opening_combos(&out.groups, &hand, &must);
             out.items.extend(combos.into_iter().map(Candidate::Melds));
         }
-        let deferred = match go_out {
-            GoOut::Listed => {
-                out.extend(self.go_out_candidates(seat, &hand));
-                false
-            }
-            GoOut::Deferred => hand.len() <= GO_OUT_HAND,
-        };
+        let mut deferred = none;
+        match searches {
+            Searches::Listed => out.extend(self.go_out_candidates(seat, &hand)),
+            Searches::Deferred => deferred.go_out = hand.len() <= GO_OUT_HAND,
+        }
         // Single-card lay-offs (a joker once per reading), of the cards
         // and onto the melds the rules let the seat lay off.
         let mut kinds = hand.clone();
@@ -462,7 +491,10 @@ impl Game {
         if plays == Plays::MeldsAndLayOffs {
             return (out, deferred);
         }
-        out.extend(self.rearrange_candidates(seat));
+        match searches {
+            Searches::Listed => out.extend(self.rearrange_candidates(seat)),
+            Searches::Deferred => deferred.rearrange = self.may_rearrange(seat),
+        }
         for &k in &kinds {
             out.items.push(Candidate::Discard(k));
         }
@@ -1352,7 +1384,7 @@ mod tests {
     /// The listing's duplicate filter looks only at the kinds of action that
     /// can repeat, and drops exactly what filtering every action drops: on
     /// the listings of random matches of every preset (in both modes, the
-    /// way out listed and left to its own slot), the kinds it skips are
+    /// way out and the rearrangement listed and left to their own slots), the kinds it skips are
     /// never listed twice.
     #[test]
     fn only_kinds_that_can_repeat_are_listed_twice() {
@@ -1364,13 +1396,13 @@ mod tests {
             seed: 9,
         };
         walks.run(|name, _, game, seat| {
-            for mode in [GoOut::Listed, GoOut::Deferred] {
+            for mode in [Searches::Listed, Searches::Deferred] {
                 // What `candidates_with` lists, duplicates filtered (as
                 // `legal_actions` does; `random_legal_action` filters only
                 // the actions, but no other new melds are listed then).
                 let (listing, _) = game.candidates_with(seat, mode);
                 let listed = unique(listing.into_actions());
-                if mode == GoOut::Deferred {
+                if mode == Searches::Deferred {
                     let (mut lazy, _) = game.candidates_with(seat, mode);
                     lazy.unique_ready();
                     assert_eq!(lazy.into_actions(), listed, "{name}: the random bot's list");

@@ -240,10 +240,17 @@ impl Game {
         Err(ActionError::RobWithoutOwnCard(named))
     }
 
+    /// Whether `seat` may change the table at all: the ruleset allows it
+    /// and the seat has opened (what the listed rearrangement needs).
+    pub(crate) fn may_rearrange(&self, seat: usize) -> bool {
+        self.rules.turn.rearrange != Rearrange::None
+            && self.opened.get(seat).copied().unwrap_or(false)
+    }
+
     /// The listed rearrangement of `seat`: the solver's best new table with
     /// the hand's cards (no joker exchange), if it places any.
     pub(crate) fn rearrange_candidates(&self, seat: usize) -> Vec<Action> {
-        if self.rules.turn.rearrange == Rearrange::None || !self.opened[seat] {
+        if !self.may_rearrange(seat) {
             return Vec::new();
         }
         let mut rules = (*self.rules).clone();

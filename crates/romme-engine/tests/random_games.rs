@@ -390,29 +390,35 @@ fn one_long_match() {
 }
 
 /// `random_legal_action` draws every listed legal action equally often and
-/// nothing else, also on short hands, where the solver's way of going out
-/// is worked out only when its slot is drawn.
+/// nothing else, also where the costliest searches are worked out only when
+/// their slots are drawn: on short hands (the solver's way of going out)
+/// and where the table may be rearranged (`offen`, once the seat has
+/// opened).
 #[test]
 fn random_legal_action_is_uniform_over_the_legal_list() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     let mut checked = 0;
     let mut with_go_out = 0;
+    let mut with_rearrange = 0;
     'games: for seed in 0..400u64 {
         let name = ["klassisch", "offen", "club"][(seed % 3) as usize];
         let rules = presets::load(name).expect("preset").expect("loads");
         let Ok(mut game) = Game::new(rules, 3, seed) else {
             continue;
         };
-        for _ in 0..400 {
+        for step in 0..400 {
             let Some(seat) = game.turn() else {
                 continue 'games;
             };
             let short = game.hand(seat).is_some_and(|h| h.len() <= 5);
-            if game.phase() == Phase::Play && short {
+            // Now and then a longer hand in `offen`, for the rearrangement.
+            let offen = name == "offen" && with_rearrange < 3 && step % 7 == 0;
+            if game.phase() == Phase::Play && (short || offen) {
                 let legal = game.legal_actions(seat);
                 let go_out = legal.iter().any(|a| {
                     matches!(a, Action::Meld { melds, lay_offs } if melds.len() + lay_offs.len() > 1)
                 });
+                let rearrange = legal.iter().any(|a| matches!(a, Action::Rearrange { .. }));
                 let draws = 60 * legal.len();
                 let mut counts = vec![0usize; legal.len()];
                 for _ in 0..draws {
@@ -431,7 +437,8 @@ fn random_legal_action_is_uniform_over_the_legal_list() {
                 }
                 checked += 1;
                 with_go_out += usize::from(go_out);
-                if checked >= 12 && with_go_out >= 3 {
+                with_rearrange += usize::from(rearrange);
+                if checked >= 12 && with_go_out >= 3 && with_rearrange >= 3 {
                     break 'games;
                 }
             }
@@ -447,5 +454,9 @@ fn random_legal_action_is_uniform_over_the_legal_list() {
     assert!(
         with_go_out >= 3,
         "only {with_go_out} positions with a way out"
+    );
+    assert!(
+        with_rearrange >= 3,
+        "only {with_rearrange} positions with a rearrangement"
     );
 }
