@@ -4,10 +4,13 @@
 
 use std::collections::HashMap;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::Result;
 use romme_core::{CardKind, MeldCard, Ruleset};
-use romme_solver::{LayOff, Limits, PartitionSolver, best_opening, go_out, lay_offs, rearrange};
+use romme_solver::{
+    LayOff, Limits, SolverTables, best_opening_with, go_out_with, lay_offs, rearrange_with,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::rules_arg::resolve_rules;
@@ -80,24 +83,47 @@ struct PartitionAnswer {
     unmatched: Vec<CardKind>,
 }
 
-/// Rulesets by name or file, loaded once.
+/// Rulesets by name or file, loaded once, and the partition solver's
+/// tables per ruleset and round, built once (building them costs far more
+/// than answering one line).
 struct RulesCache {
     default: Option<String>,
-    loaded: HashMap<String, Result<Ruleset, String>>,
+    loaded: HashMap<String, Result<Arc<Ruleset>, String>>,
+    tables: HashMap<(String, Option<u8>), Result<SolverTables, String>>,
 }
 
 impl RulesCache {
-    fn get(&mut self, name: Option<&str>) -> Result<&Ruleset, String> {
-        let name = name
-            .map(str::to_string)
+    /// The ruleset a line names (`None`: the flag's, else `klassisch`).
+    fn name(&self, name: Option<&str>) -> String {
+        name.map(str::to_string)
             .or_else(|| self.default.clone())
-            .unwrap_or_else(|| "klassisch".to_string());
+            .unwrap_or_else(|| "klassisch".to_string())
+    }
+
+    fn load(&mut self, name: &str) -> Result<&Arc<Ruleset>, String> {
         self.loaded
-            .entry(name.clone())
+            .entry(name.to_string())
             .or_insert_with(|| {
-                resolve_rules(&name)
-                    .map(|r| r.ruleset)
+                resolve_rules(name)
+                    .map(|r| Arc::new(r.ruleset))
                     .map_err(|e| format!("{e:#}"))
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// The solver's tables for ruleset `name` (loaded as `rules`) and
+    /// `round`.
+    fn tables(
+        &mut self,
+        name: &str,
+        rules: &Arc<Ruleset>,
+        round: Option<u8>,
+    ) -> Result<&SolverTables, String> {
+        self.tables
+            .entry((name.to_string(), round))
+            .or_insert_with(|| {
+                SolverTables::new(Arc::clone(rules), round).map_err(|e| e.to_string())
             })
             .as_ref()
             .map_err(Clone::clone)
@@ -106,7 +132,9 @@ impl RulesCache {
 
 fn answer(cache: &mut RulesCache, line: &str) -> Result<String, String> {
     let req: Request = serde_json::from_str(line).map_err(|e| e.to_string())?;
-    let rules = cache.get(req.rules.as_deref())?;
+    let name = cache.name(req.rules.as_deref());
+    let shared = Arc::clone(cache.load(&name)?);
+    let rules: &Ruleset = &shared;
     match req.mode.as_deref().unwrap_or("partition") {
         "partition" => {
             if req.table.is_some() {
@@ -115,7 +143,8 @@ fn answer(cache: &mut RulesCache, line: &str) -> Result<String, String> {
                         .into(),
                 );
             }
-            let solver = PartitionSolver::new(rules, req.round).map_err(|e| e.to_string())?;
+            let tables = cache.tables(&name, &shared, req.round)?;
+            let solver = tables.solver().map_err(|e| e.to_string())?;
             let p = solver.solve(&req.hand).map_err(|e| e.to_string())?;
             let a = PartitionAnswer {
                 deadwood: p.deadwood,
@@ -127,8 +156,9 @@ fn answer(cache: &mut RulesCache, line: &str) -> Result<String, String> {
         }
         "opening" => {
             let table = req.table.unwrap_or_default();
-            let plan =
-                best_opening(rules, req.round, &table, &req.hand).map_err(|e| e.to_string())?;
+            let tables = cache.tables(&name, &shared, req.round)?;
+            let solver = tables.solver().map_err(|e| e.to_string())?;
+            let plan = best_opening_with(&solver, &table, &req.hand).map_err(|e| e.to_string())?;
             let a = match plan {
                 Some(p) => OpeningAnswer {
                     opening: true,
@@ -152,8 +182,9 @@ fn answer(cache: &mut RulesCache, line: &str) -> Result<String, String> {
         "go-out" => {
             let table = req.table.unwrap_or_default();
             let opened = req.opened.unwrap_or(true);
-            let way =
-                go_out(rules, req.round, &table, &req.hand, opened).map_err(|e| e.to_string())?;
+            let tables = cache.tables(&name, &shared, req.round)?;
+            let solver = tables.solver().map_err(|e| e.to_string())?;
+            let way = go_out_with(&solver, &table, &req.hand, opened).map_err(|e| e.to_string())?;
             let a = match way {
                 Some(w) => GoOutAnswer {
                     go_out: true,
@@ -185,8 +216,10 @@ fn answer(cache: &mut RulesCache, line: &str) -> Result<String, String> {
                 nodes: req.nodes.unwrap_or(Limits::default().nodes),
                 time: Some(std::time::Duration::from_millis(req.millis.unwrap_or(2000))),
             };
-            let r = rearrange(rules, req.round, &table, &req.hand, limits)
-                .map_err(|e| e.to_string())?;
+            let tables = cache.tables(&name, &shared, req.round)?;
+            let solver = tables.solver().map_err(|e| e.to_string())?;
+            let r =
+                rearrange_with(&solver, &table, &req.hand, limits).map_err(|e| e.to_string())?;
             let a = RearrangeAnswer {
                 placed: r.placed.len(),
                 placed_value: r.placed_value,
@@ -209,10 +242,12 @@ pub fn run(rules: Option<String>) -> Result<ExitCode> {
     let mut cache = RulesCache {
         default: rules,
         loaded: HashMap::new(),
+        tables: HashMap::new(),
     };
     // Fail early on a bad --rules.
     if cache.default.is_some() {
-        if let Err(e) = cache.get(None) {
+        let name = cache.name(None);
+        if let Err(e) = cache.load(&name) {
             anyhow::bail!("{e}");
         }
     }

@@ -358,6 +358,34 @@ fn solve_answers_one_json_line_per_input_and_survives_bad_lines() {
     assert_eq!(melds[0], serde_json::json!(["9h", "10h", "7d=Jh"]));
 }
 
+/// `solve` builds the solver's tables once per ruleset and round: lines of
+/// one ruleset with different rounds (Five Crowns' wild rank) are each
+/// answered under their own round, however they alternate.
+#[test]
+fn solve_keeps_one_solver_per_ruleset_and_round() {
+    let line = |round: u8| {
+        format!(r#"{{"hand": ["7d","9h","10h","Kx","9c"], "round": {round}, "rules": "koenigs"}}"#)
+    };
+    let input = [line(5), line(7), line(5), line(7)].join("\n");
+    let o = romme_stdin(&["solve"], &input);
+    assert_eq!(o.status.code(), Some(0));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    assert_eq!(lines.len(), 4);
+    assert!(lines.iter().all(|l| l.get("error").is_none()), "{lines:?}");
+    // Round 5: the sevens are wild; round 7: the nines.
+    assert_ne!(lines[0], lines[1]);
+    assert_eq!(lines[0], lines[2]);
+    assert_eq!(lines[1], lines[3]);
+    for (l, round) in [(&lines[0], 5), (&lines[1], 7)] {
+        let alone = romme_stdin(&["solve"], &line(round));
+        let alone: serde_json::Value = serde_json::from_str(stdout(&alone).trim()).expect("json");
+        assert_eq!(l, &alone, "round {round}");
+    }
+}
+
 #[test]
 fn solve_with_a_bad_default_ruleset_fails_at_once() {
     let o = romme_stdin(&["solve", "--rules", "nope"], "{\"hand\": []}\n");

@@ -219,16 +219,34 @@ impl PartialEq for Trial {
 
 /// The partition solver's tables for the game in progress, built the first
 /// time the engine asks the solver (how to go out, a concealed hand's
-/// melds). One cell shared by the game and its forks (legality checks, seat
-/// views and the games a bot deals from them), so whichever asks first
-/// builds the tables for all. A cache, not part of the state: any two
-/// caches compare equal, and a new game starts with a cell of its own.
+/// melds, the listed rearrangement). Cells shared by the game and its forks
+/// (legality checks, seat views and the games a bot deals from them), so
+/// whichever asks first builds the tables for all. A cache, not part of the
+/// state: any two caches compare equal, and a new game starts with cells of
+/// its own.
 #[derive(Clone, Default)]
-pub(crate) struct SolverCache(Arc<OnceLock<Option<Arc<SolverTables>>>>);
+pub(crate) struct SolverCache(Arc<SolverCells>);
+
+#[derive(Default)]
+pub(crate) struct SolverCells {
+    /// For the game's ruleset and round.
+    game: OnceLock<Option<Arc<SolverTables>>>,
+    /// For the listed rearrangement (the ruleset with joker exchanges off,
+    /// see `Game::rearrange_candidates`), with the ruleset it was derived
+    /// from.
+    pub(crate) listing: OnceLock<Option<(Arc<Ruleset>, Arc<SolverTables>)>>,
+}
+
+impl SolverCache {
+    /// The cells.
+    pub(crate) fn cells(&self) -> &SolverCells {
+        &self.0
+    }
+}
 
 impl std::fmt::Debug for SolverCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let built = self.0.get().is_some_and(Option::is_some);
+        let built = self.0.game.get().is_some_and(Option::is_some);
         write!(f, "SolverCache {{ built: {built} }}")
     }
 }
@@ -251,7 +269,7 @@ impl Game {
                 .ok()
                 .map(Arc::new)
         };
-        let cached = self.solver.0.get_or_init(build);
+        let cached = self.solver.0.game.get_or_init(build);
         match cached {
             Some(t) if t.round() == round && Arc::ptr_eq(t.rules(), &self.rules) => {
                 Some(Arc::clone(t))

@@ -24,7 +24,8 @@ use std::sync::Arc;
 
 use romme_core::ruleset::{JokerExchange, Rearrange};
 use romme_core::{CardKind, MeldCard};
-use romme_solver::rearrange::{Limits, rearrange};
+use romme_solver::SolverTables;
+use romme_solver::rearrange::{Limits, rearrange_with};
 
 use crate::action::Action;
 use crate::error::ActionError;
@@ -253,17 +254,41 @@ impl Game {
         if !self.may_rearrange(seat) {
             return Vec::new();
         }
-        let mut rules = (*self.rules).clone();
-        rules.jokers.exchange = JokerExchange::Never;
+        let Some(tables) = self.listing_tables() else {
+            return Vec::new();
+        };
+        let Ok(solver) = tables.solver() else {
+            return Vec::new();
+        };
         let table: Vec<Vec<MeldCard>> = self.table.iter().map(Meld::meld_cards).collect();
         let hand: Vec<CardKind> = self.hands[seat].iter().map(|c| c.kind()).collect();
         let limits = Limits {
             nodes: LISTED_NODES,
             time: None,
         };
-        match rearrange(&rules, self.round(), &table, &hand, limits) {
+        match rearrange_with(&solver, &table, &hand, limits) {
             Ok(r) if !r.placed.is_empty() => vec![Action::Rearrange { table: r.table }],
             _ => Vec::new(),
+        }
+    }
+
+    /// The solver's tables for the listed rearrangement: the game's ruleset
+    /// with joker exchanges off (an exchange is an action of its own), built
+    /// once per game like [`Game::solver_tables`]. `None` when the solver
+    /// refuses the ruleset.
+    fn listing_tables(&self) -> Option<Arc<SolverTables>> {
+        let round = self.round();
+        let build = || {
+            let mut rules = (*self.rules).clone();
+            rules.jokers.exchange = JokerExchange::Never;
+            let tables = SolverTables::new(Arc::new(rules), round).ok()?;
+            Some((Arc::clone(&self.rules), Arc::new(tables)))
+        };
+        match self.solver.cells().listing.get_or_init(build) {
+            Some((from, t)) if t.round() == round && Arc::ptr_eq(from, &self.rules) => {
+                Some(Arc::clone(t))
+            }
+            _ => build().map(|(_, t)| t),
         }
     }
 }

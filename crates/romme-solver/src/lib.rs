@@ -19,7 +19,7 @@ pub mod turn;
 
 pub use layoff::{LayOff, lay_offs};
 pub use partition::{Goal, Partition, PartitionSolver, SolverTables, best_partition};
-pub use rearrange::{Limits, RearrangeError, Rearrangement, rearrange};
+pub use rearrange::{Limits, RearrangeError, Rearrangement, rearrange, rearrange_with};
 pub use turn::{
     GoOut, OpeningPlan, best_opening, best_opening_with, go_out, go_out_checked, go_out_with,
     hand_romme,

@@ -131,18 +131,32 @@ pub fn rearrange(
     hand: &[CardKind],
     limits: Limits,
 ) -> Result<Rearrangement, RearrangeError> {
-    rearrange_tuned(rules, round, table, hand, limits, Tuning::DEFAULT)
+    rearrange_with(&PartitionSolver::new(rules, round)?, table, hand, limits)
 }
 
-/// [`rearrange`], with the robbing search's [`Tuning`] given.
+/// [`rearrange`] with a partition solver already built for the ruleset and
+/// round (its tables take tens of thousands of instructions to build): for
+/// callers that ask many times, such as the game engine, which keeps one
+/// per game. The same answer as [`rearrange`] with the solver's ruleset
+/// and round.
+pub fn rearrange_with(
+    solver: &PartitionSolver<'_>,
+    table: &[Vec<MeldCard>],
+    hand: &[CardKind],
+    limits: Limits,
+) -> Result<Rearrangement, RearrangeError> {
+    rearrange_tuned(solver, table, hand, limits, Tuning::DEFAULT)
+}
+
+/// [`rearrange_with`], with the robbing search's [`Tuning`] given.
 pub(crate) fn rearrange_tuned(
-    rules: &Ruleset,
-    round: Option<u8>,
+    solver: &PartitionSolver<'_>,
     table: &[Vec<MeldCard>],
     hand: &[CardKind],
     limits: Limits,
     tuning: Tuning,
 ) -> Result<Rearrangement, RearrangeError> {
+    let (rules, round) = (solver.rules(), solver.round());
     let robbing = match rules.turn.rearrange {
         Rearrange::None => return Err(RearrangeError::NotAllowed),
         Rearrange::Rob => true,
@@ -150,7 +164,6 @@ pub(crate) fn rearrange_tuned(
     };
     let checker = MeldChecker::new(rules, round)?;
     checker.check_cards(hand)?;
-    let solver = PartitionSolver::new(rules, round)?;
     // The table's cards with the faces they occupy.
     let mut cards: Vec<TableCard> = Vec::new();
     let mut kinds: Vec<MeldKind> = Vec::new();
@@ -244,7 +257,7 @@ pub(crate) fn rearrange_tuned(
         // A valid arrangement to beat: the table kept, lay-offs, and the
         // rest of the hand in melds of its own.
         let baseline = if chosen.is_empty() {
-            keep_and_lay_off(rules, round, &checker, &solver, table, hand)?
+            keep_and_lay_off(rules, round, &checker, solver, table, hand)?
         } else {
             None
         };
@@ -271,7 +284,7 @@ pub(crate) fn rearrange_tuned(
                 rules,
                 round,
                 &checker,
-                &solver,
+                solver,
                 &on_table,
                 &hand_now,
                 &originals,
@@ -280,7 +293,7 @@ pub(crate) fn rearrange_tuned(
             let now = melds_of(&on_table, table.len());
             let problem = RobProblem {
                 checker: &checker,
-                solver: &solver,
+                solver,
                 rules,
                 round,
                 table: &now,

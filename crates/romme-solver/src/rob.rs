@@ -1210,6 +1210,7 @@ mod tests {
     use super::Tuning;
     use super::test_positions as positions;
     use crate::Limits;
+    use crate::partition::PartitionSolver;
     use crate::rearrange::rearrange_tuned;
     use romme_core::ruleset::presets;
 
@@ -1239,8 +1240,9 @@ mod tests {
                 nodes: 2_000_000,
                 time: None,
             };
+            let solver = PartitionSolver::new(&rules, None).expect("solver");
             let cost = |tuning| {
-                rearrange_tuned(&rules, None, &table, &hand, limits, tuning)
+                rearrange_tuned(&solver, &table, &hand, limits, tuning)
                     .map(|r| (r.optimal, r.hand.len(), r.placed_value, r.changed))
             };
             let Ok(plain) = cost(Tuning::PLAIN) else {
