@@ -304,7 +304,9 @@ struct Transition {
     cost: u64,
     /// The cost plus a lower bound on the rest.
     least: u64,
-    next: State,
+    /// Wild tokens used after it (the state it leads to is made from the
+    /// picks only when it is visited: most listed transitions are not).
+    used: u8,
     /// Per suit: index of its choice.
     picks: [u16; 5],
     /// The set choice: index among `set_choices(pool, budget)`.
@@ -730,13 +732,15 @@ impl<'t> Sweep<'t> {
                 let rest = if p == self.len {
                     0
                 } else {
-                    match remaining.checked_sub(tr.cost) {
-                        Some(r) => self.value(p + 1, &tr.next, r + 1),
-                        None => INF,
+                    let next = self.next_state(p, &state, &per_suit, &tr.picks, tr.used);
+                    match (remaining.checked_sub(tr.cost), next) {
+                        (Some(r), Some(next)) => self.value(p + 1, &next, r + 1),
+                        _ => INF,
                     }
                 };
                 tr.cost.saturating_add(rest) == remaining
             })?;
+            let next = self.next_state(p, &state, &per_suit, &chosen.picks, chosen.used)?;
             remaining -= chosen.cost;
             // Runs: state.runs and building are kept in the same order.
             let mut next_building = Vec::new();
@@ -800,7 +804,7 @@ impl<'t> Sweep<'t> {
             // Keep building in the state's (sorted) order.
             next_building.sort_by_key(|b| (b.open, b.lo, b.wild));
             building = next_building;
-            state = chosen.next;
+            state = next;
         }
         Some(Best {
             deadwood,
@@ -892,11 +896,17 @@ impl<'t> Sweep<'t> {
             if least >= bound {
                 break;
             }
-            let cost = bufs.trans[i as usize].cost;
+            let tr = &bufs.trans[i as usize];
+            let cost = tr.cost;
             let rest = if p == self.len {
                 0
             } else {
-                let next = bufs.trans[i as usize].next;
+                // Listed only when its runs fit the state's encoding.
+                let Some(next) = self.next_state(p, state, &bufs.per_suit, &tr.picks, tr.used)
+                else {
+                    self.stopped = true;
+                    break;
+                };
                 self.value(p + 1, &next, bound - cost)
             };
             best = best.min(cost.saturating_add(rest));
@@ -1365,7 +1375,7 @@ impl<'t> Sweep<'t> {
                         out.push(Transition {
                             cost: changes,
                             least,
-                            next,
+                            used,
                             picks: *picks,
                             set: None,
                             order: Self::order_of(per_suit, picks, 0),
@@ -1379,8 +1389,8 @@ impl<'t> Sweep<'t> {
                 {
                     continue;
                 }
-                // Built when the first set choice is listed.
-                let mut after: Option<State> = None;
+                // Checked when the first set choice is listed.
+                let mut fits = false;
                 for (j, sc) in options.iter().enumerate() {
                     let cost = changes + sc.cost;
                     if cost >= self.cut {
@@ -1392,23 +1402,19 @@ impl<'t> Sweep<'t> {
                     if least >= self.cut {
                         continue;
                     }
-                    let mut next = match after {
-                        Some(next) => next,
-                        None => {
-                            let Some(next) = self.next_state(p, state, per_suit, picks, used)
-                            else {
-                                self.stopped = true;
-                                return;
-                            };
-                            after = Some(next);
-                            next
+                    // The runs after it must fit the state's encoding (as
+                    // `next_state` needs them to).
+                    if !fits {
+                        if Self::open_after(per_suit, picks) > MAX_OPEN {
+                            self.stopped = true;
+                            return;
                         }
-                    };
-                    next.used += sc.tokens;
+                        fits = true;
+                    }
                     out.push(Transition {
                         cost,
                         least,
-                        next,
+                        used: used + sc.tokens,
                         picks: *picks,
                         set: Some((j as u8, *pool, left + sc.tokens)),
                         order: Self::order_of(per_suit, picks, j as u8),
@@ -1433,6 +1439,15 @@ impl<'t> Sweep<'t> {
             .iter()
             .zip(picks)
             .map(|(cs, &i)| u64::from(cs[usize::from(i)].doomed[usize::from(left)]))
+            .sum()
+    }
+
+    /// The runs open after a position when each suit takes its pick.
+    fn open_after(per_suit: &[Vec<SuitChoice>], picks: &[u16; 5]) -> usize {
+        per_suit
+            .iter()
+            .zip(picks)
+            .map(|(cs, &i)| usize::from(cs[usize::from(i)].runs_n))
             .sum()
     }
 
