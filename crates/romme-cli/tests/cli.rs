@@ -314,6 +314,17 @@ fn romme_stdin(args: &[&str], input: &str) -> Output {
     child.wait_with_output().expect("runs")
 }
 
+/// Run `romme ARGS` on `input` (JSON lines), expect exit status 0 and
+/// read one JSON value per line of its output.
+fn json_lines(args: &[&str], input: &str) -> Vec<serde_json::Value> {
+    let o = romme_stdin(args, input);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect()
+}
+
 #[test]
 fn solve_answers_one_json_line_per_input_and_survives_bad_lines() {
     let input = [
@@ -325,12 +336,7 @@ fn solve_answers_one_json_line_per_input_and_survives_bad_lines() {
         r#"{"hand": ["7d","9h"], "rules": "koenigs"}"#,
     ]
     .join("\n");
-    let o = romme_stdin(&["solve", "--rules", "club"], &input);
-    assert_eq!(o.status.code(), Some(0));
-    let lines: Vec<serde_json::Value> = stdout(&o)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
-        .collect();
+    let lines = json_lines(&["solve", "--rules", "club"], &input);
     assert_eq!(lines.len(), 6);
     assert_eq!(lines[0]["deadwood"], 8);
     assert_eq!(lines[0]["unmatched"], serde_json::json!(["8d"]));
@@ -367,12 +373,7 @@ fn solve_keeps_one_solver_per_ruleset_and_round() {
         format!(r#"{{"hand": ["7d","9h","10h","Kx","9c"], "round": {round}, "rules": "koenigs"}}"#)
     };
     let input = [line(5), line(7), line(5), line(7)].join("\n");
-    let o = romme_stdin(&["solve"], &input);
-    assert_eq!(o.status.code(), Some(0));
-    let lines: Vec<serde_json::Value> = stdout(&o)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("json"))
-        .collect();
+    let lines = json_lines(&["solve"], &input);
     assert_eq!(lines.len(), 4);
     assert!(lines.iter().all(|l| l.get("error").is_none()), "{lines:?}");
     // Round 5: the sevens are wild; round 7: the nines.
@@ -380,9 +381,8 @@ fn solve_keeps_one_solver_per_ruleset_and_round() {
     assert_eq!(lines[0], lines[2]);
     assert_eq!(lines[1], lines[3]);
     for (l, round) in [(&lines[0], 5), (&lines[1], 7)] {
-        let alone = romme_stdin(&["solve"], &line(round));
-        let alone: serde_json::Value = serde_json::from_str(stdout(&alone).trim()).expect("json");
-        assert_eq!(l, &alone, "round {round}");
+        let alone = json_lines(&["solve"], &line(round));
+        assert_eq!(std::slice::from_ref(l), &alone[..], "round {round}");
     }
 }
 
@@ -406,12 +406,7 @@ fn solve_opening_go_out_and_lay_off_modes() {
         r#"{"hand": ["7h","7s","Kd"], "table": [["7h","7s","7c","7d"]], "mode": "rearrange", "rules": "raeuber"}"#,
     ]
     .join("\n");
-    let o = romme_stdin(&["solve"], &input);
-    assert_eq!(o.status.code(), Some(0));
-    let lines: Vec<serde_json::Value> = stdout(&o)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("json"))
-        .collect();
+    let lines = json_lines(&["solve"], &input);
     assert_eq!(lines[0]["opening"], true);
     assert_eq!(lines[0]["points"], 60);
     assert_eq!(lines[0]["left"], serde_json::json!(["9d"]));
@@ -457,12 +452,7 @@ fn engine_plays_over_json_lines_and_the_record_replays() {
         r#"{"cmd": "record"}"#.into(),
     ]
     .join("\n");
-    let o = romme_stdin(&["engine"], &input);
-    assert_eq!(o.status.code(), Some(0));
-    let lines: Vec<serde_json::Value> = stdout(&o)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("json"))
-        .collect();
+    let lines = json_lines(&["engine"], &input);
     assert_eq!(lines.len(), 11);
     assert!(
         lines[0]["error"]
