@@ -31,7 +31,7 @@ use std::sync::{Arc, OnceLock};
 use smallvec::{SmallVec, smallvec};
 
 use romme_core::meld::{MeldChecker, MeldKind};
-use romme_core::ruleset::Ruleset;
+use romme_core::ruleset::{JokerExchange, Ruleset};
 use romme_core::scoring::sheet::MatchSheet;
 use romme_core::{Card, CardKind, Face, MeldCard};
 use romme_solver::SolverTables;
@@ -227,21 +227,15 @@ impl PartialEq for Trial {
 #[derive(Clone, Default)]
 pub(crate) struct SolverCache(Arc<SolverCells>);
 
+/// The cells of a [`SolverCache`].
 #[derive(Default)]
-pub(crate) struct SolverCells {
+struct SolverCells {
     /// For the game's ruleset and round.
     game: OnceLock<Option<Arc<SolverTables>>>,
     /// For the listed rearrangement (the ruleset with joker exchanges off,
     /// see `Game::rearrange_candidates`), with the ruleset it was derived
     /// from.
-    pub(crate) listing: OnceLock<Option<(Arc<Ruleset>, Arc<SolverTables>)>>,
-}
-
-impl SolverCache {
-    /// The cells.
-    pub(crate) fn cells(&self) -> &SolverCells {
-        &self.0
-    }
+    listing: OnceLock<Option<(Arc<Ruleset>, Arc<SolverTables>)>>,
 }
 
 impl std::fmt::Debug for SolverCache {
@@ -275,6 +269,26 @@ impl Game {
                 Some(Arc::clone(t))
             }
             _ => build(),
+        }
+    }
+
+    /// The solver's tables for the listed rearrangement: the game's ruleset
+    /// with joker exchanges off (an exchange is an action of its own), built
+    /// once per game like [`Game::solver_tables`]. `None` when the solver
+    /// refuses the ruleset.
+    pub(crate) fn listing_tables(&self) -> Option<Arc<SolverTables>> {
+        let round = self.round();
+        let build = || {
+            let mut rules = (*self.rules).clone();
+            rules.jokers.exchange = JokerExchange::Never;
+            let tables = SolverTables::new(Arc::new(rules), round).ok()?;
+            Some((Arc::clone(&self.rules), Arc::new(tables)))
+        };
+        match self.solver.0.listing.get_or_init(build) {
+            Some((from, t)) if t.round() == round && Arc::ptr_eq(from, &self.rules) => {
+                Some(Arc::clone(t))
+            }
+            _ => build().map(|(_, t)| t),
         }
     }
 }

@@ -1384,8 +1384,8 @@ mod tests {
     /// The listing's duplicate filter looks only at the kinds of action that
     /// can repeat, and drops exactly what filtering every action drops: on
     /// the listings of random matches of every preset (in both modes, the
-    /// way out and the rearrangement listed and left to their own slots), the kinds it skips are
-    /// never listed twice.
+    /// way out and the rearrangement listed and left to their own slots),
+    /// the kinds it skips are never listed twice.
     #[test]
     fn only_kinds_that_can_repeat_are_listed_twice() {
         let mut listings = 0usize;

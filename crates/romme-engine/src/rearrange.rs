@@ -22,9 +22,8 @@
 
 use std::sync::Arc;
 
-use romme_core::ruleset::{JokerExchange, Rearrange};
+use romme_core::ruleset::Rearrange;
 use romme_core::{CardKind, MeldCard};
-use romme_solver::SolverTables;
 use romme_solver::rearrange::{Limits, rearrange_with};
 
 use crate::action::Action;
@@ -269,26 +268,6 @@ impl Game {
         match rearrange_with(&solver, &table, &hand, limits) {
             Ok(r) if !r.placed.is_empty() => vec![Action::Rearrange { table: r.table }],
             _ => Vec::new(),
-        }
-    }
-
-    /// The solver's tables for the listed rearrangement: the game's ruleset
-    /// with joker exchanges off (an exchange is an action of its own), built
-    /// once per game like [`Game::solver_tables`]. `None` when the solver
-    /// refuses the ruleset.
-    fn listing_tables(&self) -> Option<Arc<SolverTables>> {
-        let round = self.round();
-        let build = || {
-            let mut rules = (*self.rules).clone();
-            rules.jokers.exchange = JokerExchange::Never;
-            let tables = SolverTables::new(Arc::new(rules), round).ok()?;
-            Some((Arc::clone(&self.rules), Arc::new(tables)))
-        };
-        match self.solver.cells().listing.get_or_init(build) {
-            Some((from, t)) if t.round() == round && Arc::ptr_eq(from, &self.rules) => {
-                Some(Arc::clone(t))
-            }
-            _ => build().map(|(_, t)| t),
         }
     }
 }
