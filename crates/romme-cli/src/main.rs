@@ -62,7 +62,8 @@ enum Command {
     ///               {"go_out": true, "hand_romme", "melds", "lay_offs", "discard", "rest"}
     ///   "lay-offs"  every lay-off on every table meld, joker exchanges included
     ///   "rearrange" rebuild the table to place the most hand cards (rulesets with
-    ///               turn.rearrange = "free"): {"placed": N, "placed_value": V,
+    ///               turn.rearrange = "free", or "rob" for Räuber's robbing):
+    ///               {"placed": N, "placed_value": V,
     ///               "table": [[...]], "hand": [...], "changed", "freed", "optimal"};
     ///               optional "nodes" (default 3000000) and "millis" (default 2000) limits
     /// A bad line gets {"error": "line 17: unknown card 'Zz' ..."} and

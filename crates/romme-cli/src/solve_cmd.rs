@@ -1,6 +1,9 @@
 //! `romme solve`: JSON lines in, one JSON line out per input line. Answers
-//! the best partition of a hand; a bad line gets `{"error": "line N: …"}`
-//! and processing continues.
+//! a hand's best partition, best opening, way out, lay-offs or table
+//! rearrangement (`"mode"`); a bad line gets `{"error": "line N: …"}` and
+//! processing continues. Rulesets are loaded once and the solver's tables
+//! built once per ruleset and round, so a long file costs little more per
+//! line than the answer itself.
 
 use std::collections::HashMap;
 use std::process::ExitCode;
