@@ -1041,8 +1041,11 @@ pub(crate) fn single_melds(
         (SetSuits::Distinct, None) => rules.deck.kind.suits().len(),
         (SetSuits::Any, None) => 2 * rules.deck.kind.suits().len(),
     };
-    let mut out: Vec<Arc<[Declaration]>> = Vec::new();
-    let mut seen: rustc_hash::FxHashSet<GroupKey> = rustc_hash::FxHashSet::default();
+    let mut out: Vec<Arc<[Declaration]>> = Vec::with_capacity(8);
+    // The groups emitted so far, where one can come twice: a few dozen at
+    // most, looked through in a line (a hash set's allocation and hashing
+    // cost more).
+    let mut seen: SmallVec<[GroupKey; 32]> = SmallVec::new();
     // Without wild cards no group comes twice: the sets of a rank differ in
     // their copies, runs in their span, and a set (one rank, at least two
     // cards) is never a run (distinct ranks).
@@ -1052,19 +1055,17 @@ pub(crate) fn single_melds(
     let mut emit = |g: &[CardKind]| {
         let mut sorted = Group::from_slice(g);
         sorted.sort_unstable();
-        let key = track.then(|| GroupKey::of(&sorted));
-        if let Some(key) = &key {
-            if seen.contains(key) {
-                debug_assert!(repeats, "group {sorted:?} listed twice without wild cards");
-                return;
-            }
+        let key = GroupKey::of(&sorted);
+        if track && seen.contains(&key) {
+            debug_assert!(repeats, "group {sorted:?} listed twice without wild cards");
+            return;
         }
         let ds = match cache {
-            Some(c) => c.readings(&sorted, || readings(checker, &sorted)),
+            Some(c) => c.readings(&key, || readings(checker, &sorted)),
             None => readings(checker, &sorted),
         };
-        if let Some(key) = key {
-            seen.insert(key);
+        if track {
+            seen.push(key);
         }
         if !ds.is_empty() {
             out.push(ds);

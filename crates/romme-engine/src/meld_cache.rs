@@ -105,15 +105,15 @@ type ForTable<T> = Option<(Arc<Vec<Meld>>, Arc<T>)>;
 pub(crate) type TableChecks = (Vec<Vec<MeldCard>>, Option<Vec<Declaration>>);
 
 impl MeldCache {
-    /// The readings of the sorted group `key`, worked out by `read` the
-    /// first time.
+    /// The readings of the sorted group whose key is `key` (see
+    /// [`GroupKey::of`]), worked out by `read` the first time.
     pub(crate) fn readings(
         &self,
-        key: &[CardKind],
+        key: &GroupKey,
         read: impl FnOnce() -> Arc<[Declaration]>,
     ) -> Arc<[Declaration]> {
         let mut maps = self.lock();
-        remembered(&mut maps.groups, &GroupKey::of(key), read)
+        remembered(&mut maps.groups, key, read)
     }
 
     /// The melds of `table` as cards and their checks, worked out by `make`
@@ -267,12 +267,12 @@ mod tests {
         let cache = MeldCache::default();
         let mut calls = 0;
         for _ in 0..3 {
-            cache.readings(&group(3), || {
+            cache.readings(&GroupKey::of(&group(3)), || {
                 calls += 1;
                 Arc::from(Vec::new())
             });
         }
-        cache.readings(&group(4), || {
+        cache.readings(&GroupKey::of(&group(4)), || {
             calls += 1;
             Arc::from(Vec::new())
         });
