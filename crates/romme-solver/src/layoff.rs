@@ -136,11 +136,7 @@ impl<'c> MeldLayOffs<'c> {
     /// already checked).
     pub(crate) fn of(&mut self, hand: &[CardKind]) -> &[LayOff] {
         let (checker, base) = (self.checker, &self.base);
-        let fitting: Vec<CardKind> = hand
-            .iter()
-            .copied()
-            .filter(|&c| fits_kind(checker, base, c))
-            .collect();
+        let fitting = fitting_cards(checker, base, hand);
         let index = self.index;
         self.memo.entry(fitting).or_insert_with_key(|fitting| {
             let mut out = Vec::new();
@@ -189,11 +185,7 @@ pub(crate) fn laid_value_bound(
     let mut reached = vec![false; hand.len()];
     for meld in table {
         let base = checker.check(meld)?;
-        let fitting: Vec<CardKind> = hand
-            .iter()
-            .copied()
-            .filter(|&c| fits_kind(checker, &base, c))
-            .collect();
+        let fitting = fitting_cards(checker, &base, hand);
         for k in within_reach(checker, &base, &fitting) {
             for (i, &c) in hand.iter().enumerate() {
                 if c == k {
@@ -239,17 +231,8 @@ impl Bundles<'_, '_> {
         let index = self.index;
         let start_value = current.value;
         // Extensions: subsets of the cards that could belong to this meld.
-        let fitting: Vec<CardKind> = pool
-            .iter()
-            .copied()
-            .filter(|c| fits_kind(checker, current, *c))
-            .collect();
-        let reachable = if self.reach {
-            without_repeated_faces(checker, current, within_reach(checker, current, &fitting))
-        } else {
-            fitting
-        };
-        let candidates: Vec<CardKind> = reachable.into_iter().take(MAX_CANDIDATES).collect();
+        let fitting = fitting_cards(checker, current, pool);
+        let candidates = lay_off_candidates(checker, current, fitting, self.reach);
         let n = candidates.len();
         // Subsets that pick the same cards as an earlier one are skipped: of
         // the copies of one kind a subset must take the first ones (the
@@ -378,19 +361,11 @@ pub(crate) fn laid_off_among(
     let mut cards: Vec<MeldCard> = Vec::new();
     for base in checked {
         let wanted = |c: &CardKind, found: &[CardKind]| among.contains(c) && !found.contains(c);
-        let fitting: Vec<CardKind> = hand
-            .iter()
-            .copied()
-            .filter(|&c| fits_kind(checker, base, c))
-            .collect();
+        let fitting = fitting_cards(checker, base, hand);
         if !fitting.iter().any(|c| wanted(c, &found)) {
             continue;
         }
-        let mut candidates: Vec<CardKind> =
-            without_repeated_faces(checker, base, within_reach(checker, base, &fitting))
-                .into_iter()
-                .take(MAX_CANDIDATES)
-                .collect();
+        let mut candidates = lay_off_candidates(checker, base, fitting, true);
         // Each subset in sorted order, as `Bundles` tries it.
         candidates.sort();
         let n = candidates.len();
@@ -419,6 +394,32 @@ pub(crate) fn laid_off_among(
         }
     }
     Some(found)
+}
+
+/// The cards of `pool` that could be part of `meld` at all ([`fits_kind`]),
+/// in `pool`'s order.
+fn fitting_cards(checker: &MeldChecker, meld: &Declaration, pool: &[CardKind]) -> Vec<CardKind> {
+    pool.iter()
+        .copied()
+        .filter(|&c| fits_kind(checker, meld, c))
+        .collect()
+}
+
+/// The cards a lay-off on `meld` is made of, from its `fitting` cards: with
+/// `reach`, those within the run's reach and without repeated faces (the
+/// tests compare with and without); at most [`MAX_CANDIDATES`].
+fn lay_off_candidates(
+    checker: &MeldChecker,
+    meld: &Declaration,
+    fitting: Vec<CardKind>,
+    reach: bool,
+) -> Vec<CardKind> {
+    let reachable = if reach {
+        without_repeated_faces(checker, meld, within_reach(checker, meld, &fitting))
+    } else {
+        fitting
+    };
+    reachable.into_iter().take(MAX_CANDIDATES).collect()
 }
 
 /// Whether `card` could be part of `meld` at all (cheap pre-filter).
