@@ -130,10 +130,8 @@ pub(crate) fn decide(g: &Game, seat: usize, legal: &[Action]) -> Action {
             .cloned()
             .unwrap_or(Action::EndTurn)
     };
-    match legal {
-        [] => return Action::EndTurn,
-        [_] => return first(),
-        _ => {}
+    if legal.len() <= 1 {
+        return first();
     }
     let eval = Eval::for_game(g);
     let hand = kinds(g.hand(seat).unwrap_or(&[]));

@@ -231,12 +231,15 @@ pub(crate) struct SolverCache(Arc<SolverCells>);
 #[derive(Default)]
 struct SolverCells {
     /// For the game's ruleset and round.
-    game: OnceLock<Option<Arc<SolverTables>>>,
+    game: KeptTables,
     /// For the listed rearrangement (the ruleset with joker exchanges off,
-    /// see `Game::rearrange_candidates`), with the ruleset it was derived
-    /// from.
-    listing: OnceLock<Option<(Arc<Ruleset>, Arc<SolverTables>)>>,
+    /// see `Game::rearrange_candidates`).
+    listing: KeptTables,
 }
+
+/// A cell of solver tables, with the game's ruleset they were made for
+/// (`None`: the solver refuses it).
+type KeptTables = OnceLock<Option<(Arc<Ruleset>, Arc<SolverTables>)>>;
 
 impl std::fmt::Debug for SolverCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -257,19 +260,7 @@ impl Game {
     /// copies and seat views (bots make their solvers from them). `None`
     /// when the solver refuses the ruleset.
     pub fn solver_tables(&self) -> Option<Arc<SolverTables>> {
-        let round = self.round();
-        let build = || {
-            SolverTables::new(Arc::clone(&self.rules), round)
-                .ok()
-                .map(Arc::new)
-        };
-        let cached = self.solver.0.game.get_or_init(build);
-        match cached {
-            Some(t) if t.round() == round && Arc::ptr_eq(t.rules(), &self.rules) => {
-                Some(Arc::clone(t))
-            }
-            _ => build(),
-        }
+        self.kept_tables(&self.solver.0.game, Arc::clone)
     }
 
     /// The solver's tables for the listed rearrangement: the game's ruleset
@@ -277,14 +268,28 @@ impl Game {
     /// once per game like [`Game::solver_tables`]. `None` when the solver
     /// refuses the ruleset.
     pub(crate) fn listing_tables(&self) -> Option<Arc<SolverTables>> {
+        self.kept_tables(&self.solver.0.listing, |rules| {
+            let mut rules = (**rules).clone();
+            rules.jokers.exchange = JokerExchange::Never;
+            Arc::new(rules)
+        })
+    }
+
+    /// The tables `cell` keeps, for the ruleset `derive` makes of this
+    /// game's, and its round: built the first time; built afresh and not
+    /// kept when the cell was filled for another ruleset or round (a copy
+    /// handed caches it cannot use).
+    fn kept_tables(
+        &self,
+        cell: &KeptTables,
+        derive: impl Fn(&Arc<Ruleset>) -> Arc<Ruleset>,
+    ) -> Option<Arc<SolverTables>> {
         let round = self.round();
         let build = || {
-            let mut rules = (*self.rules).clone();
-            rules.jokers.exchange = JokerExchange::Never;
-            let tables = SolverTables::new(Arc::new(rules), round).ok()?;
+            let tables = SolverTables::new(derive(&self.rules), round).ok()?;
             Some((Arc::clone(&self.rules), Arc::new(tables)))
         };
-        match self.solver.0.listing.get_or_init(build) {
+        match cell.get_or_init(build) {
             Some((from, t)) if t.round() == round && Arc::ptr_eq(from, &self.rules) => {
                 Some(Arc::clone(t))
             }
