@@ -12,7 +12,8 @@ use std::sync::Arc;
 use anyhow::Result;
 use romme_core::{CardKind, MeldCard, Ruleset};
 use romme_solver::{
-    LayOff, Limits, SolverTables, best_opening_with, go_out_with, lay_offs, rearrange_with,
+    LayOff, Limits, PartitionSolver, SolverTables, best_opening_with, go_out_with, lay_offs,
+    rearrange_with,
 };
 use serde::{Deserialize, Serialize};
 
@@ -115,21 +116,23 @@ impl RulesCache {
             .map_err(Clone::clone)
     }
 
-    /// The solver's tables for ruleset `name` (loaded as `rules`) and
-    /// `round`.
-    fn tables(
+    /// A solver for ruleset `name` (loaded as `rules`) and `round`, from
+    /// the tables kept for them.
+    fn solver(
         &mut self,
         name: &str,
         rules: &Arc<Ruleset>,
         round: Option<u8>,
-    ) -> Result<&SolverTables, String> {
+    ) -> Result<PartitionSolver<'_>, String> {
         self.tables
             .entry((name.to_string(), round))
             .or_insert_with(|| {
                 SolverTables::new(Arc::clone(rules), round).map_err(|e| e.to_string())
             })
             .as_ref()
-            .map_err(Clone::clone)
+            .map_err(Clone::clone)?
+            .solver()
+            .map_err(|e| e.to_string())
     }
 }
 
@@ -146,8 +149,7 @@ fn answer(cache: &mut RulesCache, line: &str) -> Result<String, String> {
                         .into(),
                 );
             }
-            let tables = cache.tables(&name, &shared, req.round)?;
-            let solver = tables.solver().map_err(|e| e.to_string())?;
+            let solver = cache.solver(&name, &shared, req.round)?;
             let p = solver.solve(&req.hand).map_err(|e| e.to_string())?;
             let a = PartitionAnswer {
                 deadwood: p.deadwood,
@@ -159,8 +161,7 @@ fn answer(cache: &mut RulesCache, line: &str) -> Result<String, String> {
         }
         "opening" => {
             let table = req.table.unwrap_or_default();
-            let tables = cache.tables(&name, &shared, req.round)?;
-            let solver = tables.solver().map_err(|e| e.to_string())?;
+            let solver = cache.solver(&name, &shared, req.round)?;
             let plan = best_opening_with(&solver, &table, &req.hand).map_err(|e| e.to_string())?;
             let a = match plan {
                 Some(p) => OpeningAnswer {
@@ -185,8 +186,7 @@ fn answer(cache: &mut RulesCache, line: &str) -> Result<String, String> {
         "go-out" => {
             let table = req.table.unwrap_or_default();
             let opened = req.opened.unwrap_or(true);
-            let tables = cache.tables(&name, &shared, req.round)?;
-            let solver = tables.solver().map_err(|e| e.to_string())?;
+            let solver = cache.solver(&name, &shared, req.round)?;
             let way = go_out_with(&solver, &table, &req.hand, opened).map_err(|e| e.to_string())?;
             let a = match way {
                 Some(w) => GoOutAnswer {
@@ -219,8 +219,7 @@ fn answer(cache: &mut RulesCache, line: &str) -> Result<String, String> {
                 nodes: req.nodes.unwrap_or(Limits::default().nodes),
                 time: Some(std::time::Duration::from_millis(req.millis.unwrap_or(2000))),
             };
-            let tables = cache.tables(&name, &shared, req.round)?;
-            let solver = tables.solver().map_err(|e| e.to_string())?;
+            let solver = cache.solver(&name, &shared, req.round)?;
             let r =
                 rearrange_with(&solver, &table, &req.hand, limits).map_err(|e| e.to_string())?;
             let a = RearrangeAnswer {
