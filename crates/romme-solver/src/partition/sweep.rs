@@ -1511,8 +1511,11 @@ impl<'t> Sweep<'t> {
                 out.push(*c);
                 return;
             }
-            // New runs need room for min_len cards before the line ends.
-            let room = self.len - p >= t.min_len;
+            // New runs need room for min_len cards before the line ends;
+            // in the relaxation, not where a run of the suit ends here (see
+            // [`Sweep::ends_dominated`]).
+            let room =
+                self.len - p >= t.min_len && !(self.relaxation && self.ends_dominated(p, opens, c));
             let max_nat = if room { avail - c.naturals } else { 0 };
             let max_tok = if room { budget - c.tokens } else { 0 };
             for start_nat in 0..=max_nat {
@@ -1553,6 +1556,27 @@ impl<'t> Sweep<'t> {
             }
             self.suit_choices(p, opens, (avail, budget), &mut d, out);
         }
+    }
+
+    /// In the relaxation (where no change costs anything): whether choice
+    /// `c` ends a run that could take a new run's place instead. Ending it
+    /// at position `p` and starting a run there is never better than
+    /// growing it by the new run's first card: the grown run can do what
+    /// the new one does (it is long enough to end wherever that one may,
+    /// and drops trailing tokens the new one ends with), so the states
+    /// after such choices need not be visited and the relaxation's values
+    /// stay the same. Not for a run that must reach the line's end (a
+    /// token at its start) nor one counted exactly from the line's start
+    /// (it could grow too long).
+    fn ends_dominated(&self, p: usize, opens: &[Open], c: &SuitChoice) -> bool {
+        opens
+            .iter()
+            .zip(&c.steps[..usize::from(c.n)])
+            .any(|(o, &step)| {
+                step == Step::End
+                    && !o.to_end()
+                    && !(self.exact_from_start && usize::from(o.len()) == p)
+            })
     }
 
     /// The sets that can be formed at position `p` from `pool` with at
@@ -1940,6 +1964,26 @@ mod tests {
                     .map(|b| (b.deadwood, changed_melds(&t, &originals, &b.shapes)))
             };
             prop_assert_eq!(key(&a), key(&b), "seed {}", seed);
+        }
+
+        /// The relaxation (no changes counted, some choices passed over as
+        /// dominated: see `ends_dominated`) leaves exactly as few cards as
+        /// the full sweep: its values are the least cards left, so bounds
+        /// from them never cut an optimum.
+        #[test]
+        fn the_relaxation_leaves_the_fewest_cards(seed in any::<u64>()) {
+            let rules = presets::load("offen").expect("preset").expect("loads");
+            let t = Tables::new(&rules, None);
+            let (counts, optional, tokens, originals) = problem(&t, seed);
+            let mut full = sweep_of(&t, (counts, optional, tokens), &originals, 2_000_000);
+            full.doomed_runs = false;
+            let mut relaxed = sweep_of(&t, (counts, optional, tokens), &[], 2_000_000);
+            relaxed.relaxation = true;
+            let a = full.solve(INF);
+            let b = relaxed.solve(INF);
+            prop_assume!(!full.stopped && !relaxed.stopped);
+            let left = |b: &Option<super::super::Best>| b.as_ref().map(|b| b.deadwood);
+            prop_assert_eq!(left(&a), left(&b), "seed {}", seed);
         }
     }
 }
