@@ -396,6 +396,9 @@ pub(super) struct Sweep<'t> {
     /// This sweep is the relaxation that gives bounds: changed melds cost
     /// nothing, only cards left count.
     relaxation: bool,
+    /// List the choices that others dominate too (see
+    /// [`Sweep::ends_dominated`]): only while the optimum is walked.
+    every_choice: bool,
     /// Count the open runs that can no longer hold an original toward the
     /// bounds (see [`Sweep::gaps`]); off only in a test that checks them.
     doomed_runs: bool,
@@ -507,6 +510,7 @@ impl<'t> Sweep<'t> {
             deadline,
             stopped: false,
             relaxation: false,
+            every_choice: false,
             doomed_runs: true,
             bounds: None,
             bound_memo: FxHashMap::default(),
@@ -1111,7 +1115,11 @@ impl<'t> Sweep<'t> {
         let mut groups = Vec::new();
         let mut out = Vec::new();
         self.cut = INF;
+        // Dominated choices too: the walk takes the first optimal
+        // transition in the fixed order, which may be one of them.
+        let every = std::mem::replace(&mut self.every_choice, true);
         self.transitions_into(p, state, &mut per_suit, &mut groups, &mut out);
+        self.every_choice = every;
         out.sort_unstable_by_key(|tr| tr.order);
         (per_suit, out)
     }
@@ -1512,10 +1520,10 @@ impl<'t> Sweep<'t> {
                 return;
             }
             // New runs need room for min_len cards before the line ends;
-            // in the relaxation, not where a run of the suit ends here (see
+            // none where a run of the suit ends here (see
             // [`Sweep::ends_dominated`]).
-            let room =
-                self.len - p >= t.min_len && !(self.relaxation && self.ends_dominated(p, opens, c));
+            let room = self.len - p >= t.min_len
+                && (self.every_choice || !self.ends_dominated(p, opens, c));
             let max_nat = if room { avail - c.naturals } else { 0 };
             let max_tok = if room { budget - c.tokens } else { 0 };
             for start_nat in 0..=max_nat {
@@ -1558,22 +1566,26 @@ impl<'t> Sweep<'t> {
         }
     }
 
-    /// In the relaxation (where no change costs anything): whether choice
-    /// `c` ends a run that could take a new run's place instead. Ending it
-    /// at position `p` and starting a run there is never better than
-    /// growing it by the new run's first card: the grown run can do what
-    /// the new one does (it is long enough to end wherever that one may,
-    /// and drops trailing tokens the new one ends with), so the states
-    /// after such choices need not be visited and the relaxation's values
-    /// stay the same. Not for a run that must reach the line's end (a
-    /// token at its start) nor one counted exactly from the line's start
-    /// (it could grow too long).
+    /// Whether choice `c` ends a run at position `p` where a run of the
+    /// suit could take its place: ending it and starting a run there is
+    /// never better than growing it by the new run's first card. The grown
+    /// run can do whatever the new one does: it is long enough to end
+    /// wherever that one may (dropping trailing tokens the new one ends
+    /// with), it holds every original run the new one would (it holds one
+    /// from the same position on or earlier), and it is one meld where the
+    /// other way has two: a changed meld at most where the ended one alone
+    /// would have been one. So the states after such choices need not be
+    /// visited and every value stays the same. Not for a run that must
+    /// reach the line's end (a token at its start), nor one counted
+    /// exactly from the line's start, nor where lengths are not capped
+    /// (the grown run could get too long).
     fn ends_dominated(&self, p: usize, opens: &[Open], c: &SuitChoice) -> bool {
         opens
             .iter()
             .zip(&c.steps[..usize::from(c.n)])
             .any(|(o, &step)| {
                 step == Step::End
+                    && usize::from(self.len_cap) < self.len
                     && !o.to_end()
                     && !(self.exact_from_start && usize::from(o.len()) == p)
             })
@@ -1935,9 +1947,11 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(1000))]
 
-        /// Bounds only prune: with bounds from the first state on and the
-        /// doomed runs counted, the sweep finds the same cards left, points
-        /// and changed melds as with neither.
+        /// Bounds and dominated choices only prune: with bounds from the
+        /// first state on and the doomed runs counted, the sweep finds the
+        /// same cards left, points and changed melds as with neither, and
+        /// as with neither that visits every choice (see
+        /// `ends_dominated`).
         #[test]
         fn bounds_from_the_first_state_change_no_optimum(seed in any::<u64>()) {
             let rules = presets::load("offen").expect("preset").expect("loads");
@@ -1956,14 +1970,18 @@ mod tests {
                 }
             };
             let (mut plain, mut bounded) = (sweep(false), sweep(true));
+            let mut every = sweep(false);
+            every.every_choice = true;
             let a = plain.solve(INF);
             let b = bounded.solve(INF);
-            prop_assume!(!plain.stopped && !bounded.stopped);
+            let c = every.solve(INF);
+            prop_assume!(!plain.stopped && !bounded.stopped && !every.stopped);
             let key = |b: &Option<super::super::Best>| {
                 b.as_ref()
                     .map(|b| (b.deadwood, changed_melds(&t, &originals, &b.shapes)))
             };
             prop_assert_eq!(key(&a), key(&b), "seed {}", seed);
+            prop_assert_eq!(key(&a), key(&c), "seed {}", seed);
         }
 
         /// The relaxation (no changes counted, some choices passed over as
