@@ -735,7 +735,7 @@ impl<'t> Sweep<'t> {
         let mut deadwood = 0u32;
         let mut remaining = total;
         for p in 0..=self.len {
-            let (per_suit, trans) = self.transitions(p, &state);
+            let (per_suit, trans) = self.transitions(p, &state, remaining + 1);
             let chosen = trans.into_iter().find(|tr| {
                 let rest = if p == self.len {
                     0
@@ -1107,14 +1107,19 @@ impl<'t> Sweep<'t> {
     }
 
     /// Every transition from `state` at position `p` (`p == len`: only the
-    /// closing of the runs still open), with the suits' choices they pick
-    /// from. The order is deterministic (reconstruction takes the first
-    /// optimal one).
-    fn transitions(&mut self, p: usize, state: &State) -> (Vec<Vec<SuitChoice>>, Vec<Transition>) {
+    /// closing of the runs still open) that with a lower bound on the rest
+    /// costs less than `cut`, with the suits' choices they pick from. The
+    /// order is deterministic (reconstruction takes the first optimal one).
+    fn transitions(
+        &mut self,
+        p: usize,
+        state: &State,
+        cut: u64,
+    ) -> (Vec<Vec<SuitChoice>>, Vec<Transition>) {
         let mut per_suit = Vec::new();
         let mut groups = Vec::new();
         let mut out = Vec::new();
-        self.cut = INF;
+        self.cut = cut;
         // Dominated choices too: the walk takes the first optimal
         // transition in the fixed order, which may be one of them.
         let every = std::mem::replace(&mut self.every_choice, true);
