@@ -78,7 +78,8 @@ const MAX_OPEN: usize = 16;
 /// the suit (3 bits); the cards so far (4 bits, capped at the minimum length
 /// where that is enough); whether it holds a natural card; `need`, the
 /// position from which on it holds a whole original run (4 bits); whether
-/// its last card is a wild token; whether it starts with a token, so it must
+/// its last card is a wild token (only marked where the run is longer than
+/// the minimum, the one place it matters); whether it starts with a token, so it must
 /// run to the end of the line (a token at the start is only needed where the
 /// right end has no room; elsewhere the same run is built with the token at
 /// the right end).
@@ -1063,16 +1064,21 @@ impl<'t> Sweep<'t> {
             self.need_for(usize::from(o.suit()), p + 1)
         };
         let from_start = self.exact_from_start && usize::from(o.len()) == p;
+        let len = if from_start {
+            o.len() + 1
+        } else {
+            (o.len() + 1).min(self.len_cap)
+        };
+        // A trailing token matters only in a run longer than the minimum
+        // (it would be spare there); shorter runs forget it, so that runs
+        // alike in all else are one state.
+        let tail_tok = !natural && usize::from(len) > self.t.min_len;
         Open::new(
             o.suit(),
-            if from_start {
-                o.len() + 1
-            } else {
-                (o.len() + 1).min(self.len_cap)
-            },
+            len,
             o.nat() || natural,
             need,
-            !natural,
+            tail_tok,
             o.to_end(),
         )
     }
