@@ -324,7 +324,7 @@ struct Transition {
 /// Buffers of one depth of the search, kept between states.
 #[derive(Default)]
 struct Buffers {
-    per_suit: Vec<Vec<SuitChoice>>,
+    per_suit: Vec<Rc<[SuitChoice]>>,
     /// The last suit's choices, grouped.
     groups: Vec<Group>,
     trans: Vec<Transition>,
@@ -374,6 +374,11 @@ pub(super) struct Sweep<'t> {
     slots: Vec<Option<Slots>>,
     /// Per state: the least cost, or a lower bound with [`BOUND`] set.
     memo: FxHashMap<Key, u64>,
+    /// The suits' choices by position, suit, open runs, copies and tokens
+    /// (see [`Sweep::kept_choices`]).
+    choices_memo: FxHashMap<u128, Rc<[SuitChoice]>>,
+    /// A buffer for listing a suit's choices.
+    choices_buf: Vec<SuitChoice>,
     /// Set choices by position, pool and token budget, packed into one
     /// integer (see [`Sweep::set_choices`]).
     sets_memo: FxHashMap<u64, Rc<[SetChoice]>>,
@@ -501,6 +506,8 @@ impl<'t> Sweep<'t> {
             demand,
             slots: Vec::new(),
             memo: FxHashMap::default(),
+            choices_memo: FxHashMap::default(),
+            choices_buf: Vec::new(),
             sets_memo: FxHashMap::default(),
             recent_sets: vec![(0, None); 1 << RECENT_SETS_BITS],
             least_sets: vec![(0, 0); 1 << LEAST_SETS_BITS],
@@ -1121,7 +1128,7 @@ impl<'t> Sweep<'t> {
         p: usize,
         state: &State,
         cut: u64,
-    ) -> (Vec<Vec<SuitChoice>>, Vec<Transition>) {
+    ) -> (Vec<Rc<[SuitChoice]>>, Vec<Transition>) {
         let mut per_suit = Vec::new();
         let mut groups = Vec::new();
         let mut out = Vec::new();
@@ -1140,61 +1147,24 @@ impl<'t> Sweep<'t> {
         &mut self,
         p: usize,
         state: &State,
-        per_suit: &mut Vec<Vec<SuitChoice>>,
+        per_suit: &mut Vec<Rc<[SuitChoice]>>,
         groups: &mut Vec<Group>,
         out: &mut Vec<Transition>,
     ) {
         let t = self.t;
         let budget = self.tokens - state.used;
         out.clear();
-        per_suit.resize_with(t.suits.len(), Vec::new);
-        for (k, &s) in t.suits.iter().enumerate() {
+        per_suit.clear();
+        for &s in &t.suits {
             // The runs sort by suit first: a suit's runs are one slice.
             let all = state.open();
             let from = all.partition_point(|o| usize::from(o.suit()) < s);
             let to = from + all[from..].partition_point(|o| usize::from(o.suit()) == s);
             let opens = &all[from..to];
             let avail = self.avail(p, s, state);
-            let choices = &mut per_suit[k];
-            choices.clear();
-            let mut choice = SuitChoice {
-                steps: [Step::End; MAX_OPEN],
-                n: 0,
-                start_nat: 0,
-                start_tok: 0,
-                naturals: 0,
-                tokens: 0,
-                changes: 0,
-                runs: [Open::default(); MAX_OPEN],
-                runs_n: 0,
-                doomed: [0; MAX_TOKENS + 1],
-                pool: 0,
-                orig: 0,
-            };
-            self.suit_choices(p, opens, (avail, budget), &mut choice, choices);
-            if choices.is_empty() {
-                return;
-            }
-            for (i, c) in choices.iter_mut().enumerate() {
-                if !self.fill_runs(p, s, opens, c) {
-                    self.stopped = true;
-                    return;
-                }
-                c.pool = avail - c.naturals;
-                // Far fewer than 2^16 choices (each open run has three
-                // steps, and tokens are few); ties past that would keep
-                // their sorted order.
-                c.orig = u16::try_from(i).unwrap_or(u16::MAX);
-            }
-            // Fewest tokens first (a combination stops at the first choice
-            // over the budget); the last suit's then by the copies left for
-            // sets (see `groups`).
-            if k + 1 < t.suits.len() {
-                if !choices.is_sorted_by_key(|c| c.tokens) {
-                    choices.sort_by_key(|c| c.tokens);
-                }
-            } else if !choices.is_sorted_by_key(|c| (c.tokens, c.pool)) {
-                choices.sort_by_key(|c| (c.tokens, c.pool));
+            match self.kept_choices(p, s, opens, (avail, budget)) {
+                Some(choices) if !choices.is_empty() => per_suit.push(choices),
+                _ => return,
             }
         }
         groups.clear();
@@ -1231,6 +1201,68 @@ impl<'t> Sweep<'t> {
             &mut picks,
             out,
         );
+    }
+
+    /// The choices of suit `s` at position `p` for its open runs `opens`,
+    /// `avail` natural copies and `budget` tokens, each with the runs after
+    /// it, sorted by tokens and then by copies left for sets; `None` when
+    /// the runs do not fit the encoding (the sweep stops). Kept per
+    /// position, suit, runs, copies and tokens: states that differ in other
+    /// suits share them (not while the optimum is walked, which lists the
+    /// dominated choices too).
+    fn kept_choices(
+        &mut self,
+        p: usize,
+        s: usize,
+        opens: &[Open],
+        (avail, budget): (u8, u8),
+    ) -> Option<Rc<[SuitChoice]>> {
+        let key = (!self.every_choice && opens.len() <= CHOICES_KEY_RUNS)
+            .then(|| choices_key(p, s, opens, avail, budget));
+        if let Some(found) = key.and_then(|k| self.choices_memo.get(&k)) {
+            return Some(Rc::clone(found));
+        }
+        let mut choices = std::mem::take(&mut self.choices_buf);
+        choices.clear();
+        let mut choice = SuitChoice {
+            steps: [Step::End; MAX_OPEN],
+            n: 0,
+            start_nat: 0,
+            start_tok: 0,
+            naturals: 0,
+            tokens: 0,
+            changes: 0,
+            runs: [Open::default(); MAX_OPEN],
+            runs_n: 0,
+            doomed: [0; MAX_TOKENS + 1],
+            pool: 0,
+            orig: 0,
+        };
+        self.suit_choices(p, opens, (avail, budget), &mut choice, &mut choices);
+        for (i, c) in choices.iter_mut().enumerate() {
+            if !self.fill_runs(p, s, opens, c) {
+                self.stopped = true;
+                self.choices_buf = choices;
+                return None;
+            }
+            c.pool = avail - c.naturals;
+            // Far fewer than 2^16 choices (each open run has three steps,
+            // and tokens are few); ties past that would keep their sorted
+            // order.
+            c.orig = u16::try_from(i).unwrap_or(u16::MAX);
+        }
+        // Fewest tokens first (a combination stops at the first choice over
+        // the budget), then by the copies left for sets (the last suit's
+        // choices are grouped by both, see `groups`).
+        if !choices.is_sorted_by_key(|c| (c.tokens, c.pool)) {
+            choices.sort_by_key(|c| (c.tokens, c.pool));
+        }
+        let kept: Rc<[SuitChoice]> = Rc::from(&choices[..]);
+        self.choices_buf = choices;
+        if let Some(k) = key {
+            self.choices_memo.insert(k, Rc::clone(&kept));
+        }
+        Some(kept)
     }
 
     /// The runs of suit `s` open after position `p` under choice `c`,
@@ -1293,7 +1325,7 @@ impl<'t> Sweep<'t> {
         &mut self,
         p: usize,
         state: &State,
-        (per_suit, groups): (&[Vec<SuitChoice>], &[Group]),
+        (per_suit, groups): (&[Rc<[SuitChoice]>], &[Group]),
         (k, tok, changed, doomed, pool): (usize, u8, u64, u64, [u8; 5]),
         picks: &mut [u16; 5],
         out: &mut Vec<Transition>,
@@ -1448,7 +1480,7 @@ impl<'t> Sweep<'t> {
     }
 
     /// [`Transition::order`] of the suits' picks and set choice `j`.
-    fn order_of(per_suit: &[Vec<SuitChoice>], picks: &[u16; 5], j: u8) -> u128 {
+    fn order_of(per_suit: &[Rc<[SuitChoice]>], picks: &[u16; 5], j: u8) -> u128 {
         per_suit.iter().zip(picks).fold(0u128, |k, (cs, &i)| {
             k << 16 | u128::from(cs[usize::from(i)].orig)
         }) << 8
@@ -1457,7 +1489,7 @@ impl<'t> Sweep<'t> {
 
     /// The doomed runs (see [`SuitChoice::doomed`]) after the suits take
     /// their picks, with `left` tokens left.
-    fn doomed_of(&self, per_suit: &[Vec<SuitChoice>], picks: &[u16; 5], left: u8) -> u64 {
+    fn doomed_of(&self, per_suit: &[Rc<[SuitChoice]>], picks: &[u16; 5], left: u8) -> u64 {
         per_suit
             .iter()
             .zip(picks)
@@ -1466,7 +1498,7 @@ impl<'t> Sweep<'t> {
     }
 
     /// The runs open after a position when each suit takes its pick.
-    fn open_after(per_suit: &[Vec<SuitChoice>], picks: &[u16; 5]) -> usize {
+    fn open_after(per_suit: &[Rc<[SuitChoice]>], picks: &[u16; 5]) -> usize {
         per_suit
             .iter()
             .zip(picks)
@@ -1481,7 +1513,7 @@ impl<'t> Sweep<'t> {
         &self,
         p: usize,
         state: &State,
-        per_suit: &[Vec<SuitChoice>],
+        per_suit: &[Rc<[SuitChoice]>],
         picks: &[u16; 5],
         used: u8,
     ) -> Option<State> {
@@ -1821,6 +1853,21 @@ fn sets_key(p: usize, pool: [u8; 5], budget: u8) -> u64 {
         .fold(p as u64 & 0xff, |k, &c| k << 8 | u64::from(c))
         << 8
         | u64::from(budget)
+}
+
+/// Most open runs of a suit whose choices are kept (see [`choices_key`]).
+const CHOICES_KEY_RUNS: usize = 7;
+
+/// The key of a suit's choices: its open runs (at most
+/// [`CHOICES_KEY_RUNS`], 14 bits each), their number, the position, the
+/// suit, the natural copies and the tokens left.
+fn choices_key(p: usize, s: usize, opens: &[Open], avail: u8, budget: u8) -> u128 {
+    let runs = opens.iter().fold(0u128, |k, o| k << 14 | u128::from(o.0));
+    runs | (opens.len() as u128) << 98
+        | (p as u128) << 101
+        | (s as u128) << 105
+        | u128::from(avail) << 108
+        | u128::from(budget) << 112
 }
 
 /// Order of set vectors, for generating each collection of sets once.
