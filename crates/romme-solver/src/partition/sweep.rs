@@ -38,6 +38,8 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
+use romme_core::ruleset::WildShare;
+
 use super::{Best, FACES, Shape, Tables};
 
 /// No finite cost.
@@ -402,6 +404,14 @@ pub(super) struct Sweep<'t> {
     /// This sweep is the relaxation that gives bounds: changed melds cost
     /// nothing, only cards left count.
     relaxation: bool,
+    /// In the relaxation, where wild cards join melds without limits: a
+    /// choice that puts a token into a run of a suit while a copy of the
+    /// suit at this position is left over (for sets or the hand) is never
+    /// better than the same choice with that copy in the token's place. The
+    /// run grows alike (with a natural card, which only helps), and the
+    /// token saved can take the copy's place in a set (or stays spare), so
+    /// the cards left are the same or fewer. Such choices are not listed.
+    tokens_replaceable: bool,
     /// List the choices that others dominate too (see
     /// [`Sweep::ends_dominated`]): only while the optimum is walked.
     every_choice: bool,
@@ -518,6 +528,7 @@ impl<'t> Sweep<'t> {
             deadline,
             stopped: false,
             relaxation: false,
+            tokens_replaceable: false,
             every_choice: false,
             doomed_runs: true,
             bounds: None,
@@ -542,10 +553,18 @@ impl<'t> Sweep<'t> {
             (self.node_limit, self.deadline),
         )
         .map(|mut relaxed| {
-            relaxed.relaxation = true;
+            relaxed.relax();
             Box::new(relaxed)
         });
         self
+    }
+
+    /// Make this sweep the relaxation: changes cost nothing (and choices
+    /// that only matter for them are passed over).
+    fn relax(&mut self) {
+        self.relaxation = true;
+        self.tokens_replaceable =
+            self.t.share == WildShare::Any && self.t.max_wilds >= self.t.max_set;
     }
 
     /// A lower bound on the cost after position `p` of a transition that
@@ -1576,6 +1595,9 @@ impl<'t> Sweep<'t> {
                     d.start_tok = start_tok;
                     d.naturals += start_nat;
                     d.tokens += start_tok;
+                    if self.tokens_replaceable && d.tokens > 0 && d.naturals < avail {
+                        continue;
+                    }
                     out.push(d);
                 }
             }
@@ -2043,9 +2065,9 @@ mod tests {
         }
 
         /// The relaxation (no changes counted, some choices passed over as
-        /// dominated: see `ends_dominated`) leaves exactly as few cards as
-        /// the full sweep: its values are the least cards left, so bounds
-        /// from them never cut an optimum.
+        /// dominated: see `ends_dominated`, `tokens_replaceable`) leaves
+        /// exactly as few cards as the full sweep: its values are the least
+        /// cards left, so bounds from them never cut an optimum.
         #[test]
         fn the_relaxation_leaves_the_fewest_cards(seed in any::<u64>()) {
             let rules = presets::load("offen").expect("preset").expect("loads");
@@ -2054,7 +2076,7 @@ mod tests {
             let mut full = sweep_of(&t, (counts, optional, tokens), &originals, 2_000_000);
             full.doomed_runs = false;
             let mut relaxed = sweep_of(&t, (counts, optional, tokens), &[], 2_000_000);
-            relaxed.relaxation = true;
+            relaxed.relax();
             let a = full.solve(INF);
             let b = relaxed.solve(INF);
             prop_assume!(!full.stopped && !relaxed.stopped);
