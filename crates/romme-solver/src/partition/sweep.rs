@@ -1212,14 +1212,7 @@ impl<'t> Sweep<'t> {
             }
         }
         let mut picks = [0u16; 5];
-        self.combine(
-            p,
-            state,
-            (per_suit, groups),
-            (0, 0, 0, 0, [0; 5]),
-            &mut picks,
-            out,
-        );
+        self.combine(p, state, (per_suit, groups), &mut picks, out);
     }
 
     /// The choices of suit `s` at position `p` for its open runs `opens`,
@@ -1334,18 +1327,18 @@ impl<'t> Sweep<'t> {
     }
 
     /// Combine the suits' choices (within the token budget), then the sets.
-    /// `(k, tokens, changes, doomed, pool)`: the suit to pick for next, and
+    /// The suits but the last are picked depth first (`picks`; per depth
     /// the tokens, changes, doomed runs and copies left for sets of the
-    /// suits picked so far. Every cut below only drops combinations whose
-    /// transitions would cost the listing's cut or more with the bound on
-    /// the rest, so the transitions listed are the same as when each
-    /// combination is tried on its own.
+    /// suits picked so far), each combination of them completed by
+    /// [`Sweep::combine_last`]. Every cut below only drops combinations
+    /// whose transitions would cost the listing's cut or more with the
+    /// bound on the rest, so the transitions listed are the same as when
+    /// each combination is tried on its own.
     fn combine(
         &mut self,
         p: usize,
         state: &State,
         (per_suit, groups): (&[Rc<[SuitChoice]>], &[Group]),
-        (k, tok, changed, doomed, pool): (usize, u8, u64, u64, [u8; 5]),
         picks: &mut [u16; 5],
         out: &mut Vec<Transition>,
     ) {
@@ -1354,11 +1347,45 @@ impl<'t> Sweep<'t> {
         let Some(last) = per_suit.len().checked_sub(1) else {
             return;
         };
-        if k < last {
-            for (i, c) in per_suit[k].iter().enumerate() {
-                let (tok, changed) = (tok + c.tokens, changed + c.changes);
+        let forms_sets = p < self.len && !(self.ace_twice && p == 0);
+        let rank = if forms_sets {
+            t.line[t.suits[0]][p] % 13
+        } else {
+            0
+        };
+        // Per depth: the next choice to try, and what the picks above it
+        // add up to.
+        let mut next = [0usize; 5];
+        let mut sums = [(0u8, 0u64, 0u64, [0u8; 5]); 5];
+        let mut k = 0;
+        loop {
+            if k == last {
+                let (tok, changed, doomed, pool) = sums[k];
+                let sets = forms_sets.then_some(rank);
+                self.combine_last(
+                    p,
+                    state,
+                    (per_suit, groups),
+                    (tok, changed, doomed, pool, sets),
+                    picks,
+                    out,
+                );
+                if self.stopped || k == 0 {
+                    return;
+                }
+                k -= 1;
+                continue;
+            }
+            let (tok0, changed0, doomed0, pool0) = sums[k];
+            let choices = &per_suit[k];
+            let mut deeper = false;
+            while let Some(c) = choices.get(next[k]) {
+                let i = next[k];
+                next[k] += 1;
+                let (tok, changed) = (tok0 + c.tokens, changed0 + c.changes);
                 // Sorted by tokens: the rest are over the budget too.
                 if tok > budget {
+                    next[k] = choices.len();
                     break;
                 }
                 if changed >= self.cut {
@@ -1368,33 +1395,49 @@ impl<'t> Sweep<'t> {
                 // suits are combined (the other suits and the sets can only
                 // use up tokens, never add any, and fewer tokens left doom
                 // more runs).
-                let doomed = doomed + u64::from(c.doomed[usize::from(budget - tok)]);
+                let doomed = doomed0 + u64::from(c.doomed[usize::from(budget - tok)]);
                 if changed + doomed >= self.cut {
                     continue;
                 }
                 picks[k] = i as u16;
-                let mut pool = pool;
+                let mut pool = pool0;
                 if p < self.len {
                     pool[t.suits[k]] = c.pool;
                 }
-                self.combine(
-                    p,
-                    state,
-                    (per_suit, groups),
-                    (k + 1, tok, changed, doomed, pool),
-                    picks,
-                    out,
-                );
+                sums[k + 1] = (tok, changed, doomed, pool);
+                next[k + 1] = 0;
+                deeper = true;
+                break;
             }
-            return;
+            if deeper {
+                k += 1;
+            } else if k == 0 {
+                return;
+            } else {
+                k -= 1;
+            }
         }
-        // The last suit: each of its choices completes a combination.
-        let forms_sets = p < self.len && !(self.ace_twice && p == 0);
-        let rank = if forms_sets {
-            t.line[t.suits[0]][p] % 13
-        } else {
-            0
+    }
+
+    /// The combinations that the last suit's choices complete, with the
+    /// other suits' picks in `picks` adding up to `(tokens, changes,
+    /// doomed, pool)`; `rank` the rank of the sets formed here, if any.
+    fn combine_last(
+        &mut self,
+        p: usize,
+        state: &State,
+        (per_suit, groups): (&[Rc<[SuitChoice]>], &[Group]),
+        (tok, changed, doomed, pool, rank): (u8, u64, u64, [u8; 5], Option<usize>),
+        picks: &mut [u16; 5],
+        out: &mut Vec<Transition>,
+    ) {
+        let t = self.t;
+        let budget = self.tokens - state.used;
+        let Some(last) = per_suit.len().checked_sub(1) else {
+            return;
         };
+        let forms_sets = rank.is_some();
+        let rank = rank.unwrap_or(0);
         let s = t.suits[last];
         for g in groups {
             let tok = tok + g.tokens;
