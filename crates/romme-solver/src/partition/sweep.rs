@@ -1250,7 +1250,7 @@ impl<'t> Sweep<'t> {
             pool: 0,
             orig: 0,
         };
-        self.suit_choices(p, opens, (avail, budget), &mut choice, &mut choices);
+        self.suit_choices((p, s), opens, (avail, budget), &mut choice, &mut choices);
         for (i, c) in choices.iter_mut().enumerate() {
             if !self.fill_runs(p, s, opens, c) {
                 self.stopped = true;
@@ -1611,7 +1611,7 @@ impl<'t> Sweep<'t> {
     /// not repeated); then new runs start with the naturals and tokens left.
     fn suit_choices(
         &self,
-        p: usize,
+        (p, s): (usize, usize),
         opens: &[Open],
         (avail, budget): (u8, u8),
         c: &mut SuitChoice,
@@ -1631,8 +1631,23 @@ impl<'t> Sweep<'t> {
                 && (self.every_choice || !self.ends_dominated(p, opens, c));
             let max_nat = if room { avail - c.naturals } else { 0 };
             let max_tok = if room { budget - c.tokens } else { 0 };
+            // A run starting with a token must reach the line's end (or the
+            // longest run): every position without a card on the way takes
+            // a token of its own.
+            let gaps = if max_tok > 0 {
+                let end = (self.len - 1).min(p + t.max_run - 1);
+                let no_card = &self.no_card[s];
+                no_card[end + 1] - no_card[p + 1]
+            } else {
+                0
+            };
             for start_nat in 0..=max_nat {
                 for start_tok in 0..=max_tok {
+                    if start_tok > 0
+                        && u16::from(start_tok) * u16::from(gaps + 1) > u16::from(budget - c.tokens)
+                    {
+                        break;
+                    }
                     let mut d = *c;
                     d.start_nat = start_nat;
                     d.start_tok = start_tok;
@@ -1670,7 +1685,7 @@ impl<'t> Sweep<'t> {
                 Step::Token if can_grow && d.tokens < budget => d.tokens += 1,
                 _ => continue,
             }
-            self.suit_choices(p, opens, (avail, budget), &mut d, out);
+            self.suit_choices((p, s), opens, (avail, budget), &mut d, out);
         }
     }
 
