@@ -211,6 +211,10 @@ struct SuitChoice {
     /// run (each a changed meld to come; see [`Sweep::gaps`]), per number
     /// of tokens left.
     doomed: [u8; MAX_TOKENS + 1],
+    /// Tokens its runs need at least later on: one per position without
+    /// a card of the suit on the way to the minimum length (a short run)
+    /// or to the line's end (a run that starts with a token).
+    reserve: u8,
     /// Natural copies of this position left for sets.
     pool: u8,
     /// Its place in the order [`Sweep::suit_choices`] lists the choices
@@ -1247,6 +1251,7 @@ impl<'t> Sweep<'t> {
             runs: [Open::default(); MAX_OPEN],
             runs_n: 0,
             doomed: [0; MAX_TOKENS + 1],
+            reserve: 0,
             pool: 0,
             orig: 0,
         };
@@ -1263,6 +1268,9 @@ impl<'t> Sweep<'t> {
             // order.
             c.orig = u16::try_from(i).unwrap_or(u16::MAX);
         }
+        // Choices whose runs need more tokens than are left can never be
+        // completed.
+        choices.retain(|c| u16::from(c.tokens) + u16::from(c.reserve) <= u16::from(budget));
         // Fewest tokens first (a combination stops at the first choice over
         // the budget), then by the copies left for sets (the last suit's
         // choices are grouped by both, see `groups`).
@@ -1298,6 +1306,9 @@ impl<'t> Sweep<'t> {
         }
         c.runs[..n].sort_unstable();
         c.runs_n = n as u8;
+        c.reserve = c.runs[..n]
+            .iter()
+            .fold(0u8, |r, &o| r.saturating_add(self.reserve(o, p)));
         if !self.relaxation && self.doomed_runs {
             let runs = &c.runs[..n];
             c.doomed = [0; MAX_TOKENS + 1];
@@ -1309,6 +1320,28 @@ impl<'t> Sweep<'t> {
             }
         }
         true
+    }
+
+    /// The tokens run `o`, open after position `p`, needs at least from
+    /// here on: one per position without a card of its suit up to where it
+    /// may end at the earliest (the minimum length; for a run that starts
+    /// with a token the line's end, or the longest run); `u8::MAX` when the
+    /// line ends before the minimum length.
+    fn reserve(&self, o: Open, p: usize) -> u8 {
+        let t = self.t;
+        let short = t.min_len.saturating_sub(usize::from(o.len()));
+        let mut end = p + short;
+        if o.to_end() {
+            end = end.max((self.len - 1).min(p + t.max_run - 1));
+        }
+        if end <= p {
+            return 0;
+        }
+        if end >= self.len {
+            return u8::MAX;
+        }
+        let no_card = &self.no_card[usize::from(o.suit())];
+        no_card[end + 1] - no_card[p + 1]
     }
 
     /// Natural copies of suit `s` at position `p` (the high ace: those not
@@ -1357,6 +1390,8 @@ impl<'t> Sweep<'t> {
         // add up to.
         let mut next = [0usize; 5];
         let mut sums = [(0u8, 0u64, 0u64, [0u8; 5]); 5];
+        // Per depth: the tokens the runs of the picks above need later.
+        let mut reserves = [0u8; 5];
         let mut k = 0;
         loop {
             if k == last {
@@ -1367,7 +1402,7 @@ impl<'t> Sweep<'t> {
                     state,
                     (per_suit, groups),
                     (tok, changed, doomed, pool, sets),
-                    picks,
+                    (picks, reserves[k]),
                     out,
                 );
                 if self.stopped || k == 0 {
@@ -1399,6 +1434,12 @@ impl<'t> Sweep<'t> {
                 if changed + doomed >= self.cut {
                     continue;
                 }
+                // The suits' runs need their tokens later.
+                let reserve = reserves[k].saturating_add(c.reserve);
+                if u16::from(tok) + u16::from(reserve) > u16::from(budget) {
+                    continue;
+                }
+                reserves[k + 1] = reserve;
                 picks[k] = i as u16;
                 let mut pool = pool0;
                 if p < self.len {
@@ -1428,7 +1469,7 @@ impl<'t> Sweep<'t> {
         state: &State,
         (per_suit, groups): (&[Rc<[SuitChoice]>], &[Group]),
         (tok, changed, doomed, pool, rank): (u8, u64, u64, [u8; 5], Option<usize>),
-        picks: &mut [u16; 5],
+        (picks, reserve): (&mut [u16; 5], u8),
         out: &mut Vec<Transition>,
     ) {
         let t = self.t;
@@ -1475,6 +1516,10 @@ impl<'t> Sweep<'t> {
             };
             for i in g.from..g.to {
                 let c = &per_suit[last][usize::from(i)];
+                // Tokens the runs need later must be left.
+                if u16::from(reserve) + u16::from(c.reserve) > u16::from(left) {
+                    continue;
+                }
                 let changes = changed + c.changes;
                 if changes + doomed + u64::from(c.doomed[usize::from(left)]) >= self.cut {
                     continue;
@@ -1508,9 +1553,10 @@ impl<'t> Sweep<'t> {
                 }
                 // Checked when the first set choice is listed.
                 let mut fits = false;
+                let needed = u16::from(reserve) + u16::from(c.reserve);
                 for (j, sc) in options.iter().enumerate() {
                     let cost = changes + sc.cost;
-                    if cost >= self.cut {
+                    if cost >= self.cut || u16::from(sc.tokens) + needed > u16::from(left) {
                         continue;
                     }
                     let left = left - sc.tokens;
