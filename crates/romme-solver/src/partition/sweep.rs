@@ -1306,9 +1306,7 @@ impl<'t> Sweep<'t> {
         }
         c.runs[..n].sort_unstable();
         c.runs_n = n as u8;
-        c.reserve = c.runs[..n]
-            .iter()
-            .fold(0u8, |r, &o| r.saturating_add(self.reserve(o, p)));
+        c.reserve = self.reserve(s, &c.runs[..n], p);
         if !self.relaxation && self.doomed_runs {
             let runs = &c.runs[..n];
             c.doomed = [0; MAX_TOKENS + 1];
@@ -1322,26 +1320,36 @@ impl<'t> Sweep<'t> {
         true
     }
 
-    /// The tokens run `o`, open after position `p`, needs at least from
-    /// here on: one per position without a card of its suit up to where it
-    /// may end at the earliest (the minimum length; for a run that starts
-    /// with a token the line's end, or the longest run); `u8::MAX` when the
-    /// line ends before the minimum length.
-    fn reserve(&self, o: Open, p: usize) -> u8 {
+    /// The tokens the runs `runs` of suit `s`, open after position `p`,
+    /// need at least from here on: each must take a card at every position
+    /// up to where it may end at the earliest (the minimum length; for a
+    /// run that starts with a token the line's end, or the longest run),
+    /// and where more of them need a position than there are copies of
+    /// its face, the rest take tokens. `u8::MAX` when a run cannot reach
+    /// the minimum length before the line ends.
+    fn reserve(&self, s: usize, runs: &[Open], p: usize) -> u8 {
         let t = self.t;
-        let short = t.min_len.saturating_sub(usize::from(o.len()));
-        let mut end = p + short;
-        if o.to_end() {
-            end = end.max((self.len - 1).min(p + t.max_run - 1));
+        // Runs that need each position.
+        let mut need = [0u8; 16];
+        let mut last = p;
+        for &o in runs {
+            let short = t.min_len.saturating_sub(usize::from(o.len()));
+            let mut end = p + short;
+            if o.to_end() {
+                end = end.max((self.len - 1).min(p + t.max_run - 1));
+            }
+            if end >= self.len {
+                return u8::MAX;
+            }
+            for n in &mut need[p + 1..=end] {
+                *n += 1;
+            }
+            last = last.max(end);
         }
-        if end <= p {
-            return 0;
-        }
-        if end >= self.len {
-            return u8::MAX;
-        }
-        let no_card = &self.no_card[usize::from(o.suit())];
-        no_card[end + 1] - no_card[p + 1]
+        let line = &t.line[s];
+        (p + 1..=last).fold(0u8, |r, q| {
+            r.saturating_add(need[q].saturating_sub(self.counts[line[q]]))
+        })
     }
 
     /// Natural copies of suit `s` at position `p` (the high ace: those not
