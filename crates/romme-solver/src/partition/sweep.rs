@@ -394,6 +394,11 @@ pub(super) struct Sweep<'t> {
     /// `sets_memo` (marked with [`SETS_KEY_USED`]), direct-mapped: most
     /// combinations are ruled out by it alone.
     least_sets: Vec<(u64, u64)>,
+    /// Every set vector (copies per suit, with the tokens up to the
+    /// minimum length): the vector, its naturals, its tokens and its
+    /// encoding, in the order collections of sets are listed in (suit by
+    /// suit, fewer copies first).
+    set_vectors: Vec<([u8; 5], u8, u8, u64)>,
     /// Per position: buffers for listing transitions.
     bufs: Vec<Buffers>,
     /// Transitions costing this much or more are not listed (the limit of
@@ -526,6 +531,7 @@ impl<'t> Sweep<'t> {
             recent_sets: vec![(0, None); 1 << RECENT_SETS_BITS],
             least_sets: vec![(0, 0); 1 << LEAST_SETS_BITS],
             bufs: (0..=len).map(|_| Buffers::default()).collect(),
+            set_vectors: set_vectors(t, &counts),
             cut: INF,
             nodes: 0,
             node_limit,
@@ -1867,70 +1873,33 @@ impl<'t> Sweep<'t> {
         // One more set, not larger (in encoding) than the previous one,
         // when the copies left (with the free tokens) can still make one.
         let free_tokens = budget.saturating_sub(used);
-        let mut room = [0u8; 6];
-        for (k, &s) in t.suits.iter().enumerate().rev() {
-            let most = if t.distinct_sets {
-                pool[s].min(1)
-            } else {
-                pool[s]
-            };
-            room[k] = room[k + 1] + most;
-        }
-        if usize::from(room[0]) + usize::from(free_tokens) < t.min_len {
+        let room: usize = t
+            .suits
+            .iter()
+            .map(|&s| {
+                usize::from(if t.distinct_sets {
+                    pool[s].min(1)
+                } else {
+                    pool[s]
+                })
+            })
+            .sum();
+        if room + usize::from(free_tokens) < t.min_len {
             return;
         }
         let prev = sets.last().map(|(v, w)| encode(v, *w));
-        let mut v = [0u8; 5];
-        self.set_vectors(
-            p,
-            rank,
-            pool,
-            (free_tokens, &room),
-            (0, 0),
-            &mut v,
-            prev,
-            sets,
-            changes,
-            out,
-            budget,
-        );
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn set_vectors(
-        &self,
-        p: usize,
-        rank: usize,
-        pool: [u8; 5],
-        (free_tokens, room): (u8, &[u8; 6]),
-        (k, taken): (usize, u8),
-        v: &mut [u8; 5],
-        prev: Option<u64>,
-        sets: &mut RankSets,
-        changes: u64,
-        out: &mut [Option<SetChoice>],
-        budget: u8,
-    ) {
-        let t = self.t;
-        // Too few copies in this suit and the rest (`room`, the most each
-        // can give) for a set even with every free token: none below.
-        if usize::from(taken + room[k]) + usize::from(free_tokens) < t.min_len {
-            return;
-        }
-        if k == t.suits.len() {
-            let n = usize::from(taken);
-            // Sets of wild cards only are never needed: spare tokens join
-            // melds with room at the end.
-            if n == 0 {
-                return;
+        // The set vectors in their fixed order (see `set_vectors`): those
+        // the pool can give, with the tokens up to the minimum length.
+        for &(v, n, w, code) in &self.set_vectors {
+            if w > free_tokens
+                || prev.is_some_and(|q| code > q)
+                || t.suits.iter().any(|&s| v[s] > pool[s])
+            {
+                continue;
             }
-            let w = t.min_len.saturating_sub(n);
-            if w > usize::from(free_tokens) || n + w > t.max_set || !t.share_ok(n, w) {
-                return;
-            }
-            let w = w as u8;
-            if prev.is_some_and(|q| encode(v, w) > q) {
-                return;
+            let n = usize::from(n);
+            if n + usize::from(w) > t.max_set || !t.share_ok(n, usize::from(w)) {
+                continue;
             }
             let kept = self
                 .orig_sets
@@ -1940,7 +1909,7 @@ impl<'t> Sweep<'t> {
             for &s in &t.suits {
                 rest[s] -= v[s];
             }
-            sets.push((*v, w));
+            sets.push((v, w));
             let changed = !kept && !self.relaxation;
             self.sets_rec(
                 p,
@@ -1952,31 +1921,7 @@ impl<'t> Sweep<'t> {
                 out,
             );
             sets.pop();
-            return;
         }
-        let s = t.suits[k];
-        let most = if t.distinct_sets {
-            pool[s].min(1)
-        } else {
-            pool[s]
-        };
-        for take in 0..=most {
-            v[s] = take;
-            self.set_vectors(
-                p,
-                rank,
-                pool,
-                (free_tokens, room),
-                (k + 1, taken + take),
-                v,
-                prev,
-                sets,
-                changes,
-                out,
-                budget,
-            );
-        }
-        v[s] = 0;
     }
 }
 
@@ -2002,6 +1947,41 @@ fn choices_key(p: usize, s: usize, opens: &[Open], avail: u8, budget: u8) -> u12
         | (s as u128) << 105
         | u128::from(avail) << 108
         | u128::from(budget) << 112
+}
+
+/// The set vectors under `t` with at most the copies of `counts`' faces
+/// (one per suit where sets have distinct suits), in their fixed order (see
+/// [`Sweep::set_vectors`]).
+fn set_vectors(t: &Tables, counts: &[u8; FACES]) -> Vec<([u8; 5], u8, u8, u64)> {
+    fn add(
+        t: &Tables,
+        most: u8,
+        (k, v): (usize, &mut [u8; 5]),
+        out: &mut Vec<([u8; 5], u8, u8, u64)>,
+    ) {
+        let Some(&s) = t.suits.get(k) else {
+            let n: u8 = v.iter().sum();
+            if n > 0 {
+                // Sets are short: the minimum length fits a byte.
+                let w = t.min_len.saturating_sub(usize::from(n)) as u8;
+                out.push((*v, n, w, encode(v, w)));
+            }
+            return;
+        };
+        for take in 0..=most {
+            v[s] = take;
+            add(t, most, (k + 1, v), out);
+        }
+        v[s] = 0;
+    }
+    let most = if t.distinct_sets {
+        1
+    } else {
+        counts.iter().copied().max().unwrap_or(0)
+    };
+    let mut out = Vec::new();
+    add(t, most, (0, &mut [0; 5]), &mut out);
+    out
 }
 
 /// Order of set vectors, for generating each collection of sets once.
