@@ -524,7 +524,7 @@ impl<'t> Sweep<'t> {
             no_card,
             demand,
             slots: Vec::new(),
-            memo: FxHashMap::default(),
+            memo: FxHashMap::with_capacity_and_hasher(1 << 10, Default::default()),
             choices_memo: FxHashMap::default(),
             choices_buf: Vec::new(),
             sets_memo: FxHashMap::default(),
