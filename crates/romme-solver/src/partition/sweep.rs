@@ -1197,7 +1197,15 @@ impl<'t> Sweep<'t> {
             }
         }
         groups.clear();
-        if let Some(last) = per_suit.last() {
+        // The suit with the most choices completes the combinations (its
+        // choices grouped); the others are combined before it. Ties: the
+        // later suit.
+        let last = per_suit
+            .iter()
+            .enumerate()
+            .max_by_key(|&(k, cs)| (cs.len(), k))
+            .map_or(0, |(k, _)| k);
+        if let Some(last) = per_suit.get(last) {
             for (i, c) in last.iter().enumerate() {
                 let i = i as u16;
                 let mut least = [0; MAX_TOKENS + 1];
@@ -1222,7 +1230,7 @@ impl<'t> Sweep<'t> {
             }
         }
         let mut picks = [0u16; 5];
-        self.combine(p, state, (per_suit, groups), &mut picks, out);
+        self.combine(p, state, (per_suit, groups, last), &mut picks, out);
     }
 
     /// The choices of suit `s` at position `p` for its open runs `opens`,
@@ -1374,10 +1382,10 @@ impl<'t> Sweep<'t> {
     }
 
     /// Combine the suits' choices (within the token budget), then the sets.
-    /// The suits but the last are picked depth first (`picks`; per depth
-    /// the tokens, changes, doomed runs and copies left for sets of the
-    /// suits picked so far), each combination of them completed by
-    /// [`Sweep::combine_last`]. Every cut below only drops combinations
+    /// The suits but `last` (the one with the most choices, grouped) are
+    /// picked depth first (`picks`; per depth the tokens, changes, doomed
+    /// runs and copies left for sets of the suits picked so far), each
+    /// combination of them completed by [`Sweep::combine_last`]. Every cut below only drops combinations
     /// whose transitions would cost the listing's cut or more with the
     /// bound on the rest, so the transitions listed are the same as when
     /// each combination is tried on its own.
@@ -1385,15 +1393,22 @@ impl<'t> Sweep<'t> {
         &mut self,
         p: usize,
         state: &State,
-        (per_suit, groups): (&[Rc<[SuitChoice]>], &[Group]),
+        (per_suit, groups, last): (&[Rc<[SuitChoice]>], &[Group], usize),
         picks: &mut [u16; 5],
         out: &mut Vec<Transition>,
     ) {
         let t = self.t;
         let budget = self.tokens - state.used;
-        let Some(last) = per_suit.len().checked_sub(1) else {
+        if last >= per_suit.len() {
             return;
-        };
+        }
+        // The suits in the order they are picked: all but `last`.
+        let mut order = [0usize; 5];
+        let mut depth = 0;
+        for k in (0..per_suit.len()).filter(|&k| k != last) {
+            order[depth] = k;
+            depth += 1;
+        }
         let forms_sets = p < self.len && !(self.ace_twice && p == 0);
         let rank = if forms_sets {
             t.line[t.suits[0]][p] % 13
@@ -1406,35 +1421,36 @@ impl<'t> Sweep<'t> {
         let mut sums = [(0u8, 0u64, 0u64, [0u8; 5]); 5];
         // Per depth: the tokens the runs of the picks above need later.
         let mut reserves = [0u8; 5];
-        let mut k = 0;
+        let mut d = 0;
         loop {
-            if k == last {
-                let (tok, changed, doomed, pool) = sums[k];
+            if d == depth {
+                let (tok, changed, doomed, pool) = sums[d];
                 let sets = forms_sets.then_some(rank);
                 self.combine_last(
                     p,
                     state,
-                    (per_suit, groups),
+                    (per_suit, groups, last),
                     (tok, changed, doomed, pool, sets),
-                    (picks, reserves[k]),
+                    (picks, reserves[d]),
                     out,
                 );
-                if self.stopped || k == 0 {
+                if self.stopped || d == 0 {
                     return;
                 }
-                k -= 1;
+                d -= 1;
                 continue;
             }
-            let (tok0, changed0, doomed0, pool0) = sums[k];
+            let k = order[d];
+            let (tok0, changed0, doomed0, pool0) = sums[d];
             let choices = &per_suit[k];
             let mut deeper = false;
-            while let Some(c) = choices.get(next[k]) {
-                let i = next[k];
-                next[k] += 1;
+            while let Some(c) = choices.get(next[d]) {
+                let i = next[d];
+                next[d] += 1;
                 let (tok, changed) = (tok0 + c.tokens, changed0 + c.changes);
                 // Sorted by tokens: the rest are over the budget too.
                 if tok > budget {
-                    next[k] = choices.len();
+                    next[d] = choices.len();
                     break;
                 }
                 if changed >= self.cut {
@@ -1449,48 +1465,45 @@ impl<'t> Sweep<'t> {
                     continue;
                 }
                 // The suits' runs need their tokens later.
-                let reserve = reserves[k].saturating_add(c.reserve);
+                let reserve = reserves[d].saturating_add(c.reserve);
                 if u16::from(tok) + u16::from(reserve) > u16::from(budget) {
                     continue;
                 }
-                reserves[k + 1] = reserve;
+                reserves[d + 1] = reserve;
                 picks[k] = i as u16;
                 let mut pool = pool0;
                 if p < self.len {
                     pool[t.suits[k]] = c.pool;
                 }
-                sums[k + 1] = (tok, changed, doomed, pool);
-                next[k + 1] = 0;
+                sums[d + 1] = (tok, changed, doomed, pool);
+                next[d + 1] = 0;
                 deeper = true;
                 break;
             }
             if deeper {
-                k += 1;
-            } else if k == 0 {
+                d += 1;
+            } else if d == 0 {
                 return;
             } else {
-                k -= 1;
+                d -= 1;
             }
         }
     }
 
-    /// The combinations that the last suit's choices complete, with the
+    /// The combinations that suit `last`'s choices complete, with the
     /// other suits' picks in `picks` adding up to `(tokens, changes,
     /// doomed, pool)`; `rank` the rank of the sets formed here, if any.
     fn combine_last(
         &mut self,
         p: usize,
         state: &State,
-        (per_suit, groups): (&[Rc<[SuitChoice]>], &[Group]),
+        (per_suit, groups, last): (&[Rc<[SuitChoice]>], &[Group], usize),
         (tok, changed, doomed, pool, rank): (u8, u64, u64, [u8; 5], Option<usize>),
         (picks, reserve): (&mut [u16; 5], u8),
         out: &mut Vec<Transition>,
     ) {
         let t = self.t;
         let budget = self.tokens - state.used;
-        let Some(last) = per_suit.len().checked_sub(1) else {
-            return;
-        };
         let forms_sets = rank.is_some();
         let rank = rank.unwrap_or(0);
         let s = t.suits[last];
