@@ -683,16 +683,17 @@ impl<'t> Sweep<'t> {
             }
         }
         let t = self.t;
-        let len = if self.exact_from_start && p <= usize::from(self.len_cap) {
-            // One card less, so as not to pass for a run from the line's
-            // start: only a bound while that is still long enough to end.
-            if p < usize::from(self.len_cap) || usize::from(self.len_cap) <= t.min_len {
-                return 0;
-            }
-            self.len_cap - 1
+        // Runs long enough to end, kept at the minimum length as `grown`
+        // keeps them; where that equals the position they would pass for
+        // runs from the line's start (counted exactly): no bound there.
+        let len = if usize::from(self.len_cap) < self.len {
+            self.len_cap.min(t.min_len as u8)
         } else {
             self.len_cap
         };
+        if self.exact_from_start && p <= usize::from(len) {
+            return 0;
+        }
         let used = self.tokens - left;
         let mut st = State {
             runs: [Open::default(); MAX_OPEN],
@@ -1109,6 +1110,15 @@ impl<'t> Sweep<'t> {
         // (it would be spare there); shorter runs forget it, so that runs
         // alike in all else are one state.
         let tail_tok = !natural && usize::from(len) > self.t.min_len;
+        // Without one, a run longer than the minimum may end and grows just
+        // like one of the minimum length: where lengths are capped anyway
+        // (not for a run counted exactly from the line's start) it is
+        // kept as one, which makes them one state too.
+        let len = if !from_start && !tail_tok && usize::from(self.len_cap) < self.len {
+            len.min(self.t.min_len as u8)
+        } else {
+            len
+        };
         Open::new(
             o.suit(),
             len,
