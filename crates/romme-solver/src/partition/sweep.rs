@@ -422,7 +422,7 @@ pub(super) struct Sweep<'t> {
     /// the cards left are the same or fewer. Such choices are not listed.
     tokens_replaceable: bool,
     /// List the choices that others dominate too (see
-    /// [`Sweep::ends_dominated`]): only while the optimum is walked.
+    /// [`Sweep::ends_dominated`]); only a test that checks the rule sets it.
     every_choice: bool,
     /// Count the open runs that can no longer hold an original toward the
     /// bounds (see [`Sweep::gaps`]); off only in a test that checks them.
@@ -1172,11 +1172,9 @@ impl<'t> Sweep<'t> {
         let mut groups = Vec::new();
         let mut out = Vec::new();
         self.cut = cut;
-        // Dominated choices too: the walk takes the first optimal
-        // transition in the fixed order, which may be one of them.
-        let every = std::mem::replace(&mut self.every_choice, true);
+        // The same choices as the search (the dominated ones left out): the
+        // walk takes the first optimal transition in the fixed order.
         self.transitions_into(p, state, &mut per_suit, &mut groups, &mut out);
-        self.every_choice = every;
         out.sort_unstable_by_key(|tr| tr.order);
         (per_suit, out)
     }
