@@ -378,8 +378,10 @@ pub(super) struct Sweep<'t> {
     /// Per position and tokens left, worked out as needed (empty until the
     /// first is).
     slots: Vec<Option<Slots>>,
-    /// Per state: the least cost, or a lower bound with [`BOUND`] set.
-    memo: FxHashMap<Key, u64>,
+    /// Per state: the least cost, or a lower bound with [`BOUND`] set, and
+    /// (where exact) the order key of the transition that reaches it, which
+    /// the walk to the optimum follows.
+    memo: FxHashMap<Key, (u64, u128)>,
     /// The suits' choices by position, suit, open runs, copies and tokens
     /// (see [`Sweep::kept_choices`]).
     choices_memo: FxHashMap<u128, Rc<[SuitChoice]>>,
@@ -773,19 +775,11 @@ impl<'t> Sweep<'t> {
         let mut deadwood = 0u32;
         let mut remaining = total;
         for p in 0..=self.len {
+            // The transition the search found best from this state (its
+            // value is exact: it is on the optimal path).
+            let best = self.memo.get(&state.key(p)).map(|&(_, order)| order)?;
             let (per_suit, trans) = self.transitions(p, &state, remaining + 1);
-            let chosen = trans.into_iter().find(|tr| {
-                let rest = if p == self.len {
-                    0
-                } else {
-                    let next = self.next_state(p, &state, &per_suit, &tr.picks, tr.used);
-                    match (remaining.checked_sub(tr.cost), next) {
-                        (Some(r), Some(next)) => self.value(p + 1, &next, r + 1),
-                        _ => INF,
-                    }
-                };
-                tr.cost.saturating_add(rest) == remaining
-            })?;
+            let chosen = trans.into_iter().find(|tr| tr.order == best)?;
             let next = self.next_state(p, &state, &per_suit, &chosen.picks, chosen.used)?;
             remaining -= chosen.cost;
             // Runs: state.runs and building are kept in the same order.
@@ -870,7 +864,7 @@ impl<'t> Sweep<'t> {
             return INF;
         }
         let key = state.key(p);
-        if let Some(&m) = self.memo.get(&key) {
+        if let Some(&(m, _)) = self.memo.get(&key) {
             let v = m & !BOUND;
             if m & BOUND == 0 || v >= limit {
                 return v;
@@ -912,11 +906,12 @@ impl<'t> Sweep<'t> {
                 .count() as u64;
             let lb = doomed + self.excess(p, state);
             if lb >= limit {
-                self.memo.insert(key, lb | BOUND);
+                self.memo.insert(key, (lb | BOUND, 0));
                 return lb;
             }
         }
         let mut best = INF;
+        let mut best_order = 0u128;
         // This depth's buffers, lent out while its children use theirs.
         let mut bufs = std::mem::take(&mut self.bufs[p]);
         // Transitions that cost the limit or more are never visited.
@@ -955,13 +950,19 @@ impl<'t> Sweep<'t> {
                 };
                 self.value(p + 1, &next, bound - cost)
             };
-            best = best.min(cost.saturating_add(rest));
+            // The first found of the cheapest is the one the walk takes.
+            let total = cost.saturating_add(rest);
+            if total < best {
+                best = total;
+                best_order = tr.order;
+            }
         }
         self.bufs[p] = bufs;
         // Below the limit the search was exact; else only a bound.
         let exact = best < limit;
         let v = if exact { best } else { limit };
-        self.memo.insert(key, if exact { v } else { v | BOUND });
+        self.memo
+            .insert(key, (if exact { v } else { v | BOUND }, best_order));
         v
     }
 
