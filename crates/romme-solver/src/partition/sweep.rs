@@ -27,6 +27,18 @@
 //! through it and original sets can take, the rest need changed melds of
 //! their own, at least as many as the suits and ranks that cover them.
 //!
+//! Fewer choices are listed than a position allows: none that another
+//! choice always beats (a run that ends where a run of its suit starts is
+//! grown instead, [`Sweep::ends_dominated`]; in the relaxation, a token
+//! where a copy of the suit is left over, `tokens_replaceable`), and none
+//! whose runs need more tokens than are left (each short run must take a
+//! card at every position up to the minimum length, each run that starts
+//! with a token up to the line's end: where more runs need a position than
+//! there are copies, tokens fill in, [`Sweep::reserve`]). The walk to the
+//! optimum follows the transition the search found cheapest from each
+//! state (the first such in the order it visits them), so the answer is
+//! canonical.
+//!
 //! It covers what `offen` and its house rules need: lines with the ace low,
 //! high or both, sets of distinct or mixed suits, and wild cards without
 //! limits (spare tokens join any meld with room at the end, as in the free
