@@ -1185,8 +1185,8 @@ impl<'t> Sweep<'t> {
         let mut groups = Vec::new();
         let mut out = Vec::new();
         self.cut = cut;
-        // The same choices as the search (the dominated ones left out): the
-        // walk takes the first optimal transition in the fixed order.
+        // The same choices as the search (the dominated ones left out), in
+        // the fixed order; the walk picks the one the search found best.
         self.transitions_into(p, state, &mut per_suit, &mut groups, &mut out);
         out.sort_unstable_by_key(|tr| tr.order);
         (per_suit, out)
@@ -1259,8 +1259,7 @@ impl<'t> Sweep<'t> {
     /// it, sorted by tokens and then by copies left for sets; `None` when
     /// the runs do not fit the encoding (the sweep stops). Kept per
     /// position, suit, runs, copies and tokens: states that differ in other
-    /// suits share them (not while the optimum is walked, which lists the
-    /// dominated choices too).
+    /// suits share them (not in the test sweep that lists every choice).
     fn kept_choices(
         &mut self,
         p: usize,
