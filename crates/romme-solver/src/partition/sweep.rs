@@ -1173,8 +1173,8 @@ impl<'t> Sweep<'t> {
 
     /// Every transition from `state` at position `p` (`p == len`: only the
     /// closing of the runs still open) that with a lower bound on the rest
-    /// costs less than `cut`, with the suits' choices they pick from. The
-    /// order is deterministic (reconstruction takes the first optimal one).
+    /// costs less than `cut`, with the suits' choices they pick from, in
+    /// their fixed order (see [`Transition::order`]).
     fn transitions(
         &mut self,
         p: usize,
