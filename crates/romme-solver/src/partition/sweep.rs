@@ -333,9 +333,9 @@ struct Transition {
     /// Its place among the transitions of its state: by the suits' choices
     /// in the order they are listed before sorting ([`SuitChoice::orig`]),
     /// then the set choice. Transitions are tried in this order among equal
-    /// bounds, and the reconstruction ([`Sweep::transitions`]) takes the
-    /// first optimal one in it, so neither depends on the order in which
-    /// combinations are listed.
+    /// bounds, so the search (and the transition it finds cheapest, which
+    /// the reconstruction follows) does not depend on the order in which
+    /// combinations are listed; the memo keeps it to name that transition.
     order: u128,
 }
 
