@@ -89,14 +89,15 @@ const MAX_OPEN: usize = 16;
 /// An open run as the state sees it, packed into 14 bits so that states
 /// sort, compare and hash as short integers. The fields, from the most
 /// significant bits down (so the integer order is the order of the fields):
-/// the suit (3 bits); the cards so far (4 bits, capped at the minimum length
-/// where that is enough); whether it holds a natural card; `need`, the
-/// position from which on it holds a whole original run (4 bits); whether
-/// its last card is a wild token (only marked where the run is longer than
-/// the minimum, the one place it matters); whether it starts with a token, so it must
-/// run to the end of the line (a token at the start is only needed where the
-/// right end has no room; elsewhere the same run is built with the token at
-/// the right end).
+/// the suit (3 bits); the cards so far (4 bits; where lengths are capped,
+/// at the minimum, or one above it for a run that ends in a token, see
+/// [`Sweep::grown`]); whether it holds a natural card; `need`, the position
+/// from which on it holds a whole original run (4 bits); whether its last
+/// card is a wild token (only marked where the run is longer than the
+/// minimum, the one place it matters); whether it starts with a token, so
+/// it must run to the end of the line (a token at the start is only needed
+/// where the right end has no room; elsewhere the same run is built with
+/// the token at the right end).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Hash)]
 struct Open(u16);
 
@@ -223,9 +224,7 @@ struct SuitChoice {
     /// run (each a changed meld to come; see [`Sweep::gaps`]), per number
     /// of tokens left.
     doomed: [u8; MAX_TOKENS + 1],
-    /// Tokens its runs need at least later on: one per position without
-    /// a card of the suit on the way to the minimum length (a short run)
-    /// or to the line's end (a run that starts with a token).
+    /// Tokens its runs need at least later on (see [`Sweep::reserve`]).
     reserve: u8,
     /// Natural copies of this position left for sets.
     pool: u8,
@@ -343,7 +342,8 @@ struct Transition {
 #[derive(Default)]
 struct Buffers {
     per_suit: Vec<Rc<[SuitChoice]>>,
-    /// The last suit's choices, grouped.
+    /// The choices of the suit that completes the combinations, grouped
+    /// (see [`Sweep::combine`]).
     groups: Vec<Group>,
     trans: Vec<Transition>,
     /// (cost, index) of the transitions, to visit them cheapest first.
@@ -583,6 +583,14 @@ impl<'t> Sweep<'t> {
         self
     }
 
+    /// Whether run lengths are capped (just above the minimum, see
+    /// `len_cap`) rather than counted exactly: the line is no longer than
+    /// the longest run (one more with the ace at both ends), so no run but
+    /// one from the line's start can grow too long.
+    fn lengths_capped(&self) -> bool {
+        usize::from(self.len_cap) < self.len
+    }
+
     /// Make this sweep the relaxation: changes cost nothing (and choices
     /// that only matter for them are passed over).
     fn relax(&mut self) {
@@ -700,7 +708,7 @@ impl<'t> Sweep<'t> {
         // Runs long enough to end, kept at the minimum length as `grown`
         // keeps them; where that equals the position they would pass for
         // runs from the line's start (counted exactly): no bound there.
-        let len = if usize::from(self.len_cap) < self.len {
+        let len = if self.lengths_capped() {
             self.len_cap.min(t.min_len as u8)
         } else {
             self.len_cap
@@ -1127,7 +1135,7 @@ impl<'t> Sweep<'t> {
         // like one of the minimum length: where lengths are capped anyway
         // (not for a run counted exactly from the line's start) it is
         // kept as one, which makes them one state too.
-        let len = if !from_start && !tail_tok && usize::from(self.len_cap) < self.len {
+        let len = if !from_start && !tail_tok && self.lengths_capped() {
             len.min(self.t.min_len as u8)
         } else {
             len
@@ -1173,8 +1181,9 @@ impl<'t> Sweep<'t> {
 
     /// Every transition from `state` at position `p` (`p == len`: only the
     /// closing of the runs still open) that with a lower bound on the rest
-    /// costs less than `cut`, with the suits' choices they pick from, in
-    /// their fixed order (see [`Transition::order`]).
+    /// costs less than `cut`, with the suits' choices they pick from (the
+    /// walk to the optimum names the one it wants by its
+    /// [`Transition::order`]).
     fn transitions(
         &mut self,
         p: usize,
@@ -1185,10 +1194,8 @@ impl<'t> Sweep<'t> {
         let mut groups = Vec::new();
         let mut out = Vec::new();
         self.cut = cut;
-        // The same choices as the search (the dominated ones left out), in
-        // the fixed order; the walk picks the one the search found best.
+        // The same choices as the search (the dominated ones left out).
         self.transitions_into(p, state, &mut per_suit, &mut groups, &mut out);
-        out.sort_unstable_by_key(|tr| tr.order);
         (per_suit, out)
     }
 
@@ -1289,7 +1296,22 @@ impl<'t> Sweep<'t> {
             pool: 0,
             orig: 0,
         };
-        self.suit_choices((p, s), opens, (avail, budget), &mut choice, &mut choices);
+        // The tokens a run started here with one needs later, one per
+        // position without a card up to where it may end (positions with
+        // fewer copies than runs are left to `reserve`).
+        let token_run = if budget > 0 && p < self.len {
+            let no_card = &self.no_card[s];
+            no_card[self.token_run_end(p) + 1] - no_card[p + 1]
+        } else {
+            0
+        };
+        self.suit_choices(
+            (p, s),
+            opens,
+            (avail, budget, token_run),
+            &mut choice,
+            &mut choices,
+        );
         for (i, c) in choices.iter_mut().enumerate() {
             if !self.fill_runs(p, s, opens, c) {
                 self.stopped = true;
@@ -1306,8 +1328,8 @@ impl<'t> Sweep<'t> {
         // completed.
         choices.retain(|c| u16::from(c.tokens) + u16::from(c.reserve) <= u16::from(budget));
         // Fewest tokens first (a combination stops at the first choice over
-        // the budget), then by the copies left for sets (the last suit's
-        // choices are grouped by both, see `groups`).
+        // the budget), then by the copies left for sets (the choices of the
+        // suit that completes the combinations are grouped by both).
         if !choices.is_sorted_by_key(|c| (c.tokens, c.pool)) {
             choices.sort_by_key(|c| (c.tokens, c.pool));
         }
@@ -1370,7 +1392,7 @@ impl<'t> Sweep<'t> {
             let short = t.min_len.saturating_sub(usize::from(o.len()));
             let mut end = p + short;
             if o.to_end() {
-                end = end.max((self.len - 1).min(p + t.max_run - 1));
+                end = end.max(self.token_run_end(p));
             }
             if end >= self.len {
                 return u8::MAX;
@@ -1384,6 +1406,13 @@ impl<'t> Sweep<'t> {
         (p + 1..=last).fold(0u8, |r, q| {
             r.saturating_add(need[q].saturating_sub(self.counts[line[q]]))
         })
+    }
+
+    /// The position up to which a run that started with a token, open
+    /// after position `p`, must at least take a card: the line's end, or
+    /// where it would be the longest run.
+    fn token_run_end(&self, p: usize) -> usize {
+        (self.len - 1).min(p + self.t.max_run - 1)
     }
 
     /// Natural copies of suit `s` at position `p` (the high ace: those not
@@ -1405,10 +1434,10 @@ impl<'t> Sweep<'t> {
     /// The suits but `last` (the one with the most choices, grouped) are
     /// picked depth first (`picks`; per depth the tokens, changes, doomed
     /// runs and copies left for sets of the suits picked so far), each
-    /// combination of them completed by [`Sweep::combine_last`]. Every cut below only drops combinations
-    /// whose transitions would cost the listing's cut or more with the
-    /// bound on the rest, so the transitions listed are the same as when
-    /// each combination is tried on its own.
+    /// combination of them completed by [`Sweep::combine_last`]. Every cut
+    /// only drops combinations whose transitions would cost the listing's
+    /// cut or more with the bound on the rest, so the transitions listed
+    /// are the same as when each combination is tried on its own.
     fn combine(
         &mut self,
         p: usize,
@@ -1706,7 +1735,7 @@ impl<'t> Sweep<'t> {
         &self,
         (p, s): (usize, usize),
         opens: &[Open],
-        (avail, budget): (u8, u8),
+        (avail, budget, token_run): (u8, u8, u8),
         c: &mut SuitChoice,
         out: &mut Vec<SuitChoice>,
     ) {
@@ -1724,20 +1753,11 @@ impl<'t> Sweep<'t> {
                 && (self.every_choice || !self.ends_dominated(p, opens, c));
             let max_nat = if room { avail - c.naturals } else { 0 };
             let max_tok = if room { budget - c.tokens } else { 0 };
-            // A run starting with a token must reach the line's end (or the
-            // longest run): every position without a card on the way takes
-            // a token of its own.
-            let gaps = if max_tok > 0 {
-                let end = (self.len - 1).min(p + t.max_run - 1);
-                let no_card = &self.no_card[s];
-                no_card[end + 1] - no_card[p + 1]
-            } else {
-                0
-            };
             for start_nat in 0..=max_nat {
                 for start_tok in 0..=max_tok {
-                    if start_tok > 0
-                        && u16::from(start_tok) * u16::from(gaps + 1) > u16::from(budget - c.tokens)
+                    // Past the tokens left, no more runs started with one.
+                    if u16::from(start_tok) * (u16::from(token_run) + 1)
+                        > u16::from(budget - c.tokens)
                     {
                         break;
                     }
@@ -1778,7 +1798,7 @@ impl<'t> Sweep<'t> {
                 Step::Token if can_grow && d.tokens < budget => d.tokens += 1,
                 _ => continue,
             }
-            self.suit_choices((p, s), opens, (avail, budget), &mut d, out);
+            self.suit_choices((p, s), opens, (avail, budget, token_run), &mut d, out);
         }
     }
 
@@ -1801,7 +1821,7 @@ impl<'t> Sweep<'t> {
             .zip(&c.steps[..usize::from(c.n)])
             .any(|(o, &step)| {
                 step == Step::End
-                    && usize::from(self.len_cap) < self.len
+                    && self.lengths_capped()
                     && !o.to_end()
                     && !(self.exact_from_start && usize::from(o.len()) == p)
             })
