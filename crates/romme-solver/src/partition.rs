@@ -1507,6 +1507,26 @@ pub struct PartitionSolver<'r> {
     tables: Cow<'r, Tables>,
 }
 
+/// Lower bounds for a search over the rank line from the relaxation of free
+/// rearrangement (see [`PartitionSolver::relaxation`]).
+pub(crate) struct Relaxation<'t> {
+    sweep: sweep::Sweep<'t>,
+    /// Face index at each line position of the first suit.
+    pub line: Vec<usize>,
+}
+
+impl Relaxation<'_> {
+    /// A lower bound on the cost (cards left × (unit + penalty) × scale; no
+    /// changes; spare wild tokens cost nothing) of the cards at line
+    /// positions `p` and later, when `left` wild tokens are still free and
+    /// `aces_low` aces of each suit (by suit index) went to the line's low
+    /// end: the least such cost when it is below `need`, else at least
+    /// `need` (0 where it does not know).
+    pub fn bound(&mut self, p: usize, left: u8, aces_low: [u8; 5], need: u64) -> u64 {
+        self.sweep.relaxed_bound(p, left, aces_low, need)
+    }
+}
+
 /// A partition solver's tables, built once for a ruleset and round and
 /// kept with them, for a caller that cannot keep a [`PartitionSolver`]
 /// (which borrows its ruleset) but asks many times: the game engine keeps
@@ -1685,6 +1705,30 @@ impl<'r> PartitionSolver<'r> {
         effort += nodes;
         let best = best.as_ref().map(|b| self.build(b, &wild_cards));
         (best, stopped, changes, effort)
+    }
+
+    /// The free rearrangement's relaxation (no change costs, every run
+    /// that could be open is open), as a source of lower bounds for a
+    /// search over the same line: see [`Relaxation::bound`]. `None` where
+    /// the sweep does not apply.
+    pub(crate) fn relaxation(
+        &self,
+        counts: [u8; FACES],
+        optional: [u8; FACES],
+        unit: u32,
+        tokens: usize,
+        limits: (u64, Option<std::time::Instant>),
+    ) -> Option<Relaxation<'_>> {
+        let t = &self.tables;
+        if !sweep::Sweep::applies(t) {
+            return None;
+        }
+        let sweep =
+            sweep::Sweep::new(t, counts, optional, unit, CHANGE_SCALE, tokens, &[], limits)?;
+        Some(Relaxation {
+            sweep: sweep.into_relaxation(),
+            line: t.line[t.suits[0]].clone(),
+        })
     }
 
     /// Rearrangement by the sweep, when it applies and finishes: the best

@@ -583,6 +583,24 @@ impl<'t> Sweep<'t> {
         self
     }
 
+    /// This sweep as a relaxation (see [`Sweep::relax`]) for a search
+    /// elsewhere that asks it for bounds.
+    pub(super) fn into_relaxation(mut self) -> Self {
+        self.relax();
+        self
+    }
+
+    /// [`Sweep::relaxed_value`] for such a search (its own cut unset).
+    pub(super) fn relaxed_bound(
+        &mut self,
+        p: usize,
+        left: u8,
+        aces_low: [u8; 5],
+        need: u64,
+    ) -> u64 {
+        self.relaxed_value(p, left, aces_low, need)
+    }
+
     /// Whether run lengths are capped (just above the minimum, see
     /// `len_cap`) rather than counted exactly: the line is no longer than
     /// the longest run (one more with the ace at both ends), so no run but

@@ -1,0 +1,1801 @@
+//! Räuber robbing by dynamic programming over the rank line: the exact
+//! answer to the question [`super::rob`]'s branch and bound asks, with a
+//! number of states that grows with the table's width, not with the number
+//! of ways to pick new melds.
+//!
+//! The positions of the suits' lines are visited from low to high, every
+//! suit at each position, and a rank's sets after its last position (the
+//! ace, low and high, has two). Between two steps the state holds:
+//! * the new runs still open: suit, length (capped at the minimum), whether
+//!   a hand natural is in it, whether a natural is, its wild tokens (capped
+//!   at what matters), and whether it follows an original run to hold it
+//!   whole (see below);
+//! * per original run that spans the position: every card kept so far, every
+//!   card robbed so far, or the start of the piece it is keeping now;
+//! * the copies of the current rank not yet used (hand copies, robbed
+//!   copies), and the original sets of that rank robbed whole;
+//! * `d`, wild tokens placed minus table jokers robbed (the hand jokers
+//!   placed, once every robbed joker is placed), and `f`, the melds whose
+//!   only hand card is a hand joker.
+//!
+//! The rules are those of the branch and bound (its module doc gives the
+//! readings): what stays of an original meld is a piece of it (a run's
+//! consecutive cards, a set's cards) of at least the minimum length that
+//! keeps its jokers' declarations and is a valid meld; every other meld
+//! holds a hand card (a natural or a joker); robbed jokers are free. The cost
+//! is the same: cards left (× unit + penalty) × scale, plus one per meld of
+//! the new table that holds no whole original meld (each piece; a new meld
+//! unless it holds every card of an original meld).
+//!
+//! Cards of one face are alike, so the state counts copies, not cards: a
+//! robbed copy of a face stands for any robbed card of that face. The one
+//! place where the difference shows is holding an original whole: a new run
+//! that holds original run `m` takes a robbed copy at each of `m`'s natural
+//! positions (a hand copy there would leave `m`'s card elsewhere), covers
+//! its positions, and holds as many tokens besides its hand token as `m`
+//! has jokers; a new set likewise. Robbed tokens and hand jokers are alike
+//! in a meld: the counts `d` and `f` make sure that, at the end, every
+//! robbed joker is placed and each meld that needs a hand joker has one.
+//!
+//! The search is depth first with a memo per (step, state) and a budget:
+//! a state's entry is its exact cost to the end, or (marked) a lower bound
+//! of at least the budget it was asked with. It is cut where a lower bound
+//! reaches the budget: the changed melds certain to come (pieces being kept;
+//! open runs that hold no original and can no longer start to) plus, where a
+//! step's state lies at a position's start, the value of free
+//! rearrangement's relaxation for the cards from there on (no changes, every
+//! run that could be open is open; [`crate::partition::Relaxation`]) with
+//! the wild tokens still free and the aces gone to the low end. A run that
+//! starts with a token must run to the line's end, so it is only started
+//! where the tokens can fill the positions without a copy of its suit.
+//!
+//! It covers the lines without wrap-around and wild cards without limits
+//! (the rules of `raeuber`), tables whose every meld holds at least two
+//! natural cards, at most eight original runs across any position, and at
+//! most two copies of a face; elsewhere [`rob_by_sweep`] answers `None` and
+//! the branch and bound decides. The walk to the answer takes, at each
+//! step, the first transition (in the order they are listed) that reaches
+//! the optimum, so the answer is canonical.
+
+use std::time::Instant;
+
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+use romme_core::card::{CardKind, Face, Rank, Suit};
+use romme_core::meld::MeldKind;
+use romme_core::notation::MeldCard;
+use romme_core::penalty::card_points;
+use romme_core::ruleset::{Limit, SetSuits, WildShare};
+
+use super::{RobProblem, Robbed};
+use crate::partition::{CHANGE_SCALE, FACES, Relaxation};
+use crate::rearrange::RearrangeError;
+
+/// No finite cost.
+const INF: u64 = u64::MAX / 4;
+/// Marks a memo entry that is only a lower bound.
+const BOUND: u64 = 1 << 63;
+/// Original runs the state tracks at one position (8 bits each in a `u64`).
+const SLOTS: usize = 8;
+/// Most suits (each takes 6 bits of a `u32` pool).
+const MAX_SUITS: usize = 5;
+/// Most copies of a face (2 bits in the pool).
+const MAX_COPIES: u8 = 3;
+
+/// States of an original run (8 bits): not at this position ...
+const O_IDLE: u8 = 0;
+/// ... every card so far robbed ...
+const O_ROBBED: u8 = 1;
+/// ... a piece kept before, now robbing ...
+const O_GAP: u8 = 2;
+/// ... every card so far kept ...
+const O_WHOLE: u8 = 3;
+/// ... or keeping a piece that starts at card index `code & 0x7f`.
+const O_BLOCK: u8 = 0x80;
+
+/// A new run open between two steps, packed so that states sort and hash
+/// as short integers: suit (3 bits), length capped at the minimum (4),
+/// whether it holds a hand natural, whether it holds a natural, its tokens
+/// (capped, 3), its claim on an original run (2 bits kind: none, following
+/// run `payload`, or holding one once `payload` more tokens are in it; 5
+/// bits payload), whether it must run to the line's end (it started with a
+/// token), whether it started at the line's first position (on a line with
+/// the ace at both ends it may not reach the last).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct Run(u32);
+
+const CLAIM_NONE: u32 = 0;
+const CLAIM_FOLLOW: u32 = 1;
+const CLAIM_HELD: u32 = 2;
+
+impl Run {
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        suit: usize,
+        len: u32,
+        hand: bool,
+        nat: bool,
+        tok: u32,
+        claim: (u32, u32),
+        to_end: bool,
+        from0: bool,
+    ) -> Run {
+        Run((suit as u32) << 24
+            | len << 20
+            | u32::from(hand) << 19
+            | u32::from(nat) << 18
+            | tok << 15
+            | claim.0 << 13
+            | claim.1 << 8
+            | u32::from(to_end) << 7
+            | u32::from(from0) << 6)
+    }
+    fn suit(self) -> usize {
+        (self.0 >> 24) as usize
+    }
+    fn len(self) -> u32 {
+        self.0 >> 20 & 0xf
+    }
+    fn hand(self) -> bool {
+        self.0 >> 19 & 1 == 1
+    }
+    fn nat(self) -> bool {
+        self.0 >> 18 & 1 == 1
+    }
+    fn tok(self) -> u32 {
+        self.0 >> 15 & 7
+    }
+    fn claim(self) -> (u32, u32) {
+        (self.0 >> 13 & 3, self.0 >> 8 & 0x1f)
+    }
+    fn to_end(self) -> bool {
+        self.0 >> 7 & 1 == 1
+    }
+    fn from0(self) -> bool {
+        self.0 >> 6 & 1 == 1
+    }
+}
+
+/// The state between two steps (see the module doc).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+struct State {
+    /// Open new runs, sorted.
+    runs: SmallVec<[Run; 8]>,
+    /// Original runs' states, 8 bits per slot.
+    orig: u64,
+    /// Copies of the current rank, 6 bits per suit: robbed from original
+    /// sets and not yet seen by the suit's step (2), hand copies left (2),
+    /// robbed copies left (2).
+    pool: u32,
+    /// The same for the ace between its low and its high position.
+    ace_pool: u32,
+    /// Original sets of the current rank robbed whole (bit per set of the
+    /// rank), and of the ace.
+    whole: u8,
+    ace_whole: u8,
+    /// Aces of each suit (3 bits per suit index) that went to the line's
+    /// low end, on a line with the ace at both ends.
+    aces_low: u16,
+    /// Jokers of original ace sets kept (decided at the low end, placed at
+    /// the high end: still wild tokens for the relaxation's bound).
+    ace_kept_jokers: u8,
+    /// Tokens placed minus table jokers robbed.
+    d: i8,
+    /// Melds whose hand card is a hand joker.
+    f: u8,
+}
+
+fn pool_get(pool: u32, s: usize) -> (u8, u8, u8) {
+    let v = pool >> (6 * s);
+    ((v & 3) as u8, (v >> 2 & 3) as u8, (v >> 4 & 3) as u8)
+}
+
+fn pool_set(pool: u32, s: usize, (inr, hl, rl): (u8, u8, u8)) -> u32 {
+    let mask = 0x3f << (6 * s);
+    (pool & !mask) | (u32::from(inr) | u32::from(hl) << 2 | u32::from(rl) << 4) << (6 * s)
+}
+
+fn orig_get(orig: u64, slot: usize) -> u8 {
+    (orig >> (8 * slot)) as u8
+}
+
+fn orig_set(orig: u64, slot: usize, code: u8) -> u64 {
+    (orig & !(0xff << (8 * slot))) | u64::from(code) << (8 * slot)
+}
+
+/// One step of the sweep.
+#[derive(Debug, Clone, Copy)]
+enum Step {
+    /// The original sets of a rank (index into `ranks`): kept, robbed in
+    /// part or whole.
+    SetsIn(usize),
+    /// Position and suit: runs.
+    Suit(usize, usize),
+    /// New sets of a rank; hand copies not used stay in the hand.
+    SetsOut(usize),
+    /// Every open run ends; tokens settle.
+    End,
+}
+
+/// An original run of the table.
+struct OrigRun {
+    suit: usize,
+    /// Line position of its first card.
+    lo: usize,
+    cards: Vec<MeldCard>,
+    natural: Vec<bool>,
+    jokers: u32,
+    /// Its first and last natural card: a new run holds it whole when it
+    /// takes robbed copies at its natural positions from the first to the
+    /// last (and holds its jokers anywhere).
+    first_nat: usize,
+    last_nat: usize,
+    /// Whether a new run may hold it whole: its jokers after the last
+    /// natural are too few to stay as a piece of their own.
+    claimable: bool,
+    slot: usize,
+    /// Whether cards `a..=b` may stay as a piece.
+    piece_ok: Vec<Vec<bool>>,
+}
+
+impl OrigRun {
+    fn hi(&self) -> usize {
+        self.lo + self.cards.len() - 1
+    }
+}
+
+/// One way to treat an original set.
+#[derive(Debug, Clone, Copy)]
+struct SetOption {
+    /// Cards kept (bit per card).
+    kept: u16,
+    /// Robbed naturals per suit and robbed jokers.
+    robbed: [u8; MAX_SUITS],
+    jokers: u8,
+    /// 1 for a piece, 0 for the whole set kept or robbed.
+    change: u64,
+    /// Robbed whole.
+    all: bool,
+}
+
+/// An original set of the table.
+struct OrigSet {
+    meld: usize,
+    rank: usize,
+    /// Its bit among the sets of its rank.
+    bit: u8,
+    naturals: [u8; MAX_SUITS],
+    jokers: u32,
+    options: Vec<SetOption>,
+}
+
+/// What a run does at a suit's step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Act {
+    End,
+    Hand,
+    Rob,
+    Tok,
+}
+
+/// A new set: naturals per suit (robbed, hand) and tokens.
+#[derive(Debug, Clone, Copy)]
+struct NewSet {
+    robbed: [u8; MAX_SUITS],
+    hand: [u8; MAX_SUITS],
+    tokens: u8,
+}
+
+/// What a transition did, for the walk that builds the answer.
+#[derive(Debug, Clone)]
+enum Action {
+    SetsIn(SmallVec<[u8; 4]>),
+    Suit {
+        kept: SmallVec<[bool; 4]>,
+        /// Per open run of the suit (in state order), then per new run.
+        acts: SmallVec<[Act; 8]>,
+        starts: usize,
+        /// The runs after the step in the order they were built.
+        built: SmallVec<[Run; 8]>,
+    },
+    SetsOut(SmallVec<[NewSet; 3]>),
+}
+
+type Succ = (State, u64, Action);
+
+/// The robbing problem as the sweep sees it.
+struct RobSweep<'p, 'a> {
+    p: &'p RobProblem<'a>,
+    line: Vec<Rank>,
+    suits: Vec<Suit>,
+    /// Distinct ranks of the line; per position its rank's index.
+    ranks: Vec<Rank>,
+    rank_at: Vec<usize>,
+    first_pos: Vec<usize>,
+    last_pos: Vec<usize>,
+    steps: Vec<Step>,
+    runs_o: Vec<OrigRun>,
+    sets_o: Vec<OrigSet>,
+    /// Original runs per position and suit.
+    runs_at: Vec<Vec<SmallVec<[usize; 2]>>>,
+    sets_of_rank: Vec<Vec<usize>>,
+    hand_count: [u8; FACES],
+    hand_jokers: i8,
+    joker_leave: u64,
+    leave: [u64; FACES],
+    min_len: u32,
+    max_set: usize,
+    distinct: bool,
+    all_wild: bool,
+    ace_twice: bool,
+    tok_cap: u32,
+    /// Table jokers whose fate is decided at this step or later.
+    jokers_from: Vec<i8>,
+    /// Per suit and position: the most jokers of an original run of the
+    /// suit that a run open there may still start to hold (its first
+    /// natural lies after the position).
+    claim_jokers_after: Vec<Vec<u32>>,
+    /// Per suit and position: whether a run open there (at a later suit's
+    /// step, or before the position) may still start to hold an original.
+    claim_possible_after: Vec<Vec<bool>>,
+    /// Per suit and position: the positions from there to the line's end
+    /// with no copy of the suit at all (a run to the end takes a token at
+    /// each).
+    gaps_to_end: Vec<Vec<u8>>,
+    memo: FxHashMap<(u16, State), u64>,
+    /// Work done (states and their transitions), against `node_limit`.
+    nodes: u64,
+    node_limit: u64,
+    states: u64,
+    stopped: bool,
+    /// Lower bounds from free rearrangement's relaxation, if it applies.
+    relaxation: Option<Relaxation<'a>>,
+    /// Wild tokens the relaxation knows (hand and table jokers).
+    tokens: i16,
+    /// Per step: the line position from which on its state's cards are all
+    /// still to come (the bound asks the relaxation from there).
+    bound_from: Vec<usize>,
+}
+
+/// The best robbing turn by the sweep, when it applies: `None` when the
+/// rules or the table are outside what it covers or a limit stopped it
+/// (the branch and bound then decides); else what [`super::rob`] returns.
+pub(super) fn rob_by_sweep(
+    p: &RobProblem,
+    incumbent: u64,
+    node_limit: u64,
+) -> Option<Result<(Option<Robbed>, bool), RearrangeError>> {
+    let mut sw = RobSweep::new(p, node_limit)?;
+    if !p.tuning.sweep_relaxation {
+        sw.relaxation = None;
+    }
+    let best = sw.solve(0, &State::default(), incumbent);
+    if sw.stopped {
+        return None;
+    }
+    if best >= incumbent || best >= INF {
+        return Some(Ok((None, false)));
+    }
+    Some(sw.walk(best).map(|r| (Some(r), false)))
+}
+
+impl<'p, 'a> RobSweep<'p, 'a> {
+    fn new(p: &'p RobProblem<'a>, node_limit: u64) -> Option<Self> {
+        let rules = p.rules;
+        let w = &rules.melds.wilds;
+        if !(w.share == WildShare::Any
+            && w.max_per_meld == Limit::None
+            && w.adjacent
+            && w.at_run_ends
+            && !w.round_wild)
+            || rules.melds.runs.wrap_around
+        {
+            return None;
+        }
+        let suits: Vec<Suit> = rules.deck.kind.suits().to_vec();
+        if suits.len() > MAX_SUITS {
+            return None;
+        }
+        let deck_ranks = rules.deck.kind.ranks();
+        let has_ace = deck_ranks.contains(&Rank::Ace);
+        let mut line = Vec::new();
+        if has_ace && rules.melds.runs.ace_low {
+            line.push(Rank::Ace);
+        }
+        line.extend(deck_ranks.iter().copied().filter(|&r| r != Rank::Ace));
+        if has_ace && rules.melds.runs.ace_high {
+            line.push(Rank::Ace);
+        }
+        let len = line.len();
+        let ace_twice = len >= 2 && line[0] == line[len - 1];
+        let mut ranks: Vec<Rank> = Vec::new();
+        let mut rank_at = Vec::with_capacity(len);
+        for &r in &line {
+            let i = match ranks.iter().position(|&x| x == r) {
+                Some(i) => i,
+                None => {
+                    ranks.push(r);
+                    ranks.len() - 1
+                }
+            };
+            rank_at.push(i);
+        }
+        // Aces that no run may hold still form sets: their rank needs a
+        // position of its own for the sets' step.
+        let rank_index = |r: Rank| ranks.iter().position(|&x| x == r);
+        if deck_ranks.iter().any(|&r| rank_index(r).is_none()) {
+            return None;
+        }
+        let first_pos: Vec<usize> = (0..ranks.len())
+            .map(|i| rank_at.iter().position(|&x| x == i).unwrap_or(0))
+            .collect();
+        let last_pos: Vec<usize> = (0..ranks.len())
+            .map(|i| rank_at.iter().rposition(|&x| x == i).unwrap_or(0))
+            .collect();
+        let suit_index = |s: Suit| suits.iter().position(|&x| x == s);
+        let checker = p.checker;
+        let min_len = u32::from(rules.melds.min_len);
+
+        // The hand.
+        let mut hand_count = [0u8; FACES];
+        let mut hand_jokers = 0i8;
+        for &c in p.hand {
+            match c {
+                CardKind::Joker => hand_jokers += 1,
+                CardKind::Natural(f) => {
+                    hand_count[f.index()] += 1;
+                    if hand_count[f.index()] > MAX_COPIES - 1 {
+                        return None;
+                    }
+                }
+            }
+        }
+        let leave_of = |c: CardKind| u64::from(card_points(rules, c, p.round) + p.unit);
+        let mut leave = [0u64; FACES];
+        for &s in &suits {
+            for &r in deck_ranks {
+                let f = Face::new(r, s);
+                leave[f.index()] = leave_of(CardKind::Natural(f));
+            }
+        }
+
+        // The table.
+        let mut runs_o: Vec<OrigRun> = Vec::new();
+        let mut sets_o: Vec<OrigSet> = Vec::new();
+        let mut copies = hand_count;
+        for (m, meld) in p.table.iter().enumerate() {
+            let naturals = meld.iter().filter(|c| !checker.is_wild(c.card)).count();
+            if naturals < 2 || meld.len() > 15 {
+                return None;
+            }
+            for c in meld.iter() {
+                if let CardKind::Natural(f) = c.card {
+                    copies[f.index()] += 1;
+                    if copies[f.index()] > 2 {
+                        return None;
+                    }
+                }
+            }
+            match p.kinds[m] {
+                MeldKind::Run => {
+                    let faces: Option<Vec<Face>> = meld.iter().map(|c| c.effective()).collect();
+                    let faces = faces?;
+                    let suit = suit_index(faces[0].suit)?;
+                    let lo = (0..len).find(|&q| {
+                        q + faces.len() <= len
+                            && faces
+                                .iter()
+                                .enumerate()
+                                .all(|(i, f)| line[q + i] == f.rank && f.suit == suits[suit])
+                    })?;
+                    let natural: Vec<bool> =
+                        meld.iter().map(|c| !checker.is_wild(c.card)).collect();
+                    let n = meld.len();
+                    let mut piece_ok = vec![vec![false; n]; n];
+                    for a in 0..n {
+                        for b in a..n {
+                            if (b - a + 1) as u32 >= min_len && (a > 0 || b + 1 < n) {
+                                piece_ok[a][b] = checker.check(&meld[a..=b]).is_ok();
+                            }
+                        }
+                    }
+                    let first_nat = natural.iter().position(|&x| x)?;
+                    let last_nat = natural.iter().rposition(|&x| x)?;
+                    runs_o.push(OrigRun {
+                        suit,
+                        lo,
+                        cards: meld.clone(),
+                        jokers: natural.iter().filter(|&&x| !x).count() as u32,
+                        first_nat,
+                        last_nat,
+                        claimable: ((n - 1 - last_nat) as u32) < min_len,
+                        natural,
+                        slot: 0,
+                        piece_ok,
+                    });
+                }
+                MeldKind::Set => {
+                    let rank = meld
+                        .iter()
+                        .find(|c| !checker.is_wild(c.card))
+                        .and_then(|c| c.card.face())?
+                        .rank;
+                    let rank = rank_index(rank)?;
+                    let mut naturals = [0u8; MAX_SUITS];
+                    for c in meld.iter().filter(|c| !checker.is_wild(c.card)) {
+                        naturals[suit_index(c.card.face()?.suit)?] += 1;
+                    }
+                    let n = meld.len();
+                    let all = (1u16 << n) - 1;
+                    let mut options = Vec::new();
+                    for kept in (0..=all).rev() {
+                        let count = kept.count_ones();
+                        let piece = kept != all && kept != 0;
+                        if piece {
+                            if count < min_len {
+                                continue;
+                            }
+                            let cards: Vec<MeldCard> = (0..n)
+                                .filter(|i| kept >> i & 1 == 1)
+                                .map(|i| meld[i])
+                                .collect();
+                            if checker.check(&cards).is_err() {
+                                continue;
+                            }
+                        }
+                        let mut robbed = [0u8; MAX_SUITS];
+                        let mut jokers = 0u8;
+                        for (i, c) in meld.iter().enumerate() {
+                            if kept >> i & 1 == 1 {
+                                continue;
+                            }
+                            if checker.is_wild(c.card) {
+                                jokers += 1;
+                            } else {
+                                robbed[suit_index(c.card.face()?.suit)?] += 1;
+                            }
+                        }
+                        options.push(SetOption {
+                            kept,
+                            robbed,
+                            jokers,
+                            change: u64::from(piece),
+                            all: kept == 0,
+                        });
+                    }
+                    sets_o.push(OrigSet {
+                        meld: m,
+                        rank,
+                        bit: 0,
+                        naturals,
+                        jokers: meld.iter().filter(|c| checker.is_wild(c.card)).count() as u32,
+                        options,
+                    });
+                }
+            }
+        }
+        if runs_o.len() > 32 {
+            return None;
+        }
+        // Slots: original runs that share a position get different ones.
+        let mut order: Vec<usize> = (0..runs_o.len()).collect();
+        order.sort_by_key(|&i| runs_o[i].lo);
+        let mut slot_free_from = [0usize; SLOTS];
+        for i in order {
+            let lo = runs_o[i].lo;
+            let slot = (0..SLOTS).find(|&s| slot_free_from[s] <= lo)?;
+            slot_free_from[slot] = runs_o[i].hi() + 1;
+            runs_o[i].slot = slot;
+        }
+        let mut runs_at: Vec<Vec<SmallVec<[usize; 2]>>> =
+            vec![vec![SmallVec::new(); suits.len()]; len];
+        for (i, r) in runs_o.iter().enumerate() {
+            for at in &mut runs_at[r.lo..=r.hi()] {
+                at[r.suit].push(i);
+            }
+        }
+        let mut sets_of_rank = vec![Vec::new(); ranks.len()];
+        for (i, s) in sets_o.iter_mut().enumerate() {
+            let list: &mut Vec<usize> = &mut sets_of_rank[s.rank];
+            if list.len() >= 8 {
+                return None;
+            }
+            s.bit = list.len() as u8;
+            list.push(i);
+        }
+        let max_j = runs_o
+            .iter()
+            .map(|r| r.jokers)
+            .chain(sets_o.iter().map(|s| s.jokers))
+            .max()
+            .unwrap_or(0);
+        if max_j > 6 {
+            return None;
+        }
+        // Steps.
+        let mut steps = Vec::new();
+        let mut jokers_at = Vec::new();
+        for q in 0..len {
+            let r = rank_at[q];
+            if first_pos[r] == q && !sets_of_rank[r].is_empty() {
+                steps.push(Step::SetsIn(r));
+                jokers_at.push(
+                    sets_of_rank[r]
+                        .iter()
+                        .map(|&i| sets_o[i].jokers)
+                        .sum::<u32>(),
+                );
+            }
+            for (s, at) in runs_at[q].iter().enumerate() {
+                steps.push(Step::Suit(q, s));
+                jokers_at.push(
+                    at.iter()
+                        .filter(|&&i| !runs_o[i].natural[q - runs_o[i].lo])
+                        .count() as u32,
+                );
+            }
+            if last_pos[r] == q {
+                steps.push(Step::SetsOut(r));
+                jokers_at.push(0);
+            }
+        }
+        steps.push(Step::End);
+        jokers_at.push(0);
+        let mut jokers_from = vec![0i8; steps.len() + 1];
+        for k in (0..steps.len()).rev() {
+            jokers_from[k] = jokers_from[k + 1] + jokers_at[k] as i8;
+        }
+        let max_set = match (rules.melds.sets.suits, rules.melds.sets.max_len.get()) {
+            (_, Some(m)) => usize::from(m),
+            (SetSuits::Distinct, None) => suits.len(),
+            (SetSuits::Any, None) => 2 * suits.len() + 8,
+        };
+        // The relaxation of free rearrangement over all these cards bounds
+        // what is still to come (on the same line).
+        let table_jokers = jokers_from[0];
+        let tokens = i16::from(hand_jokers) + i16::from(table_jokers);
+        let mut optional = [0u8; FACES];
+        optional.copy_from_slice(&hand_count);
+        let relaxation = p
+            .solver
+            .relaxation(
+                copies,
+                optional,
+                p.unit,
+                tokens as usize,
+                (node_limit, p.deadline),
+            )
+            .filter(|r| {
+                r.line.len() == len
+                    && r.line
+                        .iter()
+                        .zip(&line)
+                        .all(|(&f, &rank)| Face::from_index(f).is_some_and(|f| f.rank == rank))
+            });
+        // Where a step's state lies at a position's start (the runs open
+        // have taken their cards before it, none of its cards is used),
+        // the relaxation bounds the cost from that position on; after a
+        // rank's sets, from the next. Between two suits of a position it
+        // does not apply (runs of the later suits have yet to take their
+        // cards there): `len`, no bound.
+        let bound_from: Vec<usize> = steps
+            .iter()
+            .enumerate()
+            .map(|(k, step)| match *step {
+                Step::SetsIn(r) => first_pos[r],
+                // After the rank's original sets were decided, their kept
+                // cards (and jokers) are placed and the position's runs
+                // are still to come: no bound (the sets' step had one).
+                Step::Suit(_, 0) if k > 0 && matches!(steps[k - 1], Step::SetsIn(_)) => len,
+                Step::Suit(q, 0) => q,
+                Step::SetsOut(r) => last_pos[r] + 1,
+                Step::Suit(..) | Step::End => len,
+            })
+            .collect();
+        let mut claim_jokers_after = vec![vec![0u32; len]; suits.len()];
+        let mut claim_possible_after = vec![vec![false; len]; suits.len()];
+        for o in runs_o.iter().filter(|o| o.claimable) {
+            let start = (o.lo + o.first_nat).min(len - 1);
+            for c in &mut claim_jokers_after[o.suit][..start] {
+                *c = (*c).max(o.jokers);
+            }
+            for c in &mut claim_possible_after[o.suit][..=start] {
+                *c = true;
+            }
+        }
+        let mut gaps_to_end = vec![vec![0u8; len + 1]; suits.len()];
+        for (s, &suit) in suits.iter().enumerate() {
+            for q in (0..len).rev() {
+                let none = copies[Face::new(line[q], suit).index()] == 0;
+                gaps_to_end[s][q] = gaps_to_end[s][q + 1] + u8::from(none);
+            }
+        }
+        Some(RobSweep {
+            claim_possible_after,
+            gaps_to_end,
+            claim_jokers_after,
+            p,
+            line,
+            suits,
+            ranks,
+            rank_at,
+            first_pos,
+            last_pos,
+            steps,
+            runs_o,
+            sets_o,
+            runs_at,
+            sets_of_rank,
+            hand_count,
+            hand_jokers,
+            joker_leave: leave_of(CardKind::Joker),
+            leave,
+            min_len,
+            max_set,
+            distinct: rules.melds.sets.suits == SetSuits::Distinct,
+            all_wild: w.all_wild,
+            ace_twice,
+            tok_cap: max_j + 1,
+            jokers_from,
+            memo: FxHashMap::default(),
+            nodes: 0,
+            node_limit,
+            states: 0,
+            stopped: false,
+            relaxation,
+            tokens,
+            bound_from,
+        })
+    }
+
+    /// Least cost from step `k` in state `st` to the end when it is below
+    /// `budget`; otherwise a lower bound on it of at least `budget`. Memo
+    /// entries marked [`BOUND`] are such lower bounds.
+    fn solve(&mut self, k: usize, st: &State, budget: u64) -> u64 {
+        if let Step::End = self.steps[k] {
+            return self.end_cost(st).map_or(INF, |(c, _)| c);
+        }
+        let key = (k as u16, st.clone());
+        if let Some(&c) = self.memo.get(&key) {
+            if c & BOUND == 0 {
+                return c;
+            }
+            if c & !BOUND >= budget {
+                return c & !BOUND;
+            }
+        }
+        if self.stopped {
+            return INF;
+        }
+        let lb = self.lower_bound(k, st, budget);
+        if lb >= budget {
+            self.memo.insert(key, lb | BOUND);
+            return lb;
+        }
+        let successors = self.successors(k, st);
+        // A state with its transitions is worth about that many nodes of
+        // the branch and bound (their limit is shared).
+        self.nodes += 1 + successors.len() as u64;
+        self.states += 1;
+        if self.nodes > self.node_limit
+            || (self.states % 256 == 0 && self.p.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.stopped = true;
+            return INF;
+        }
+        let mut best = INF;
+        // The least lower bound of the transitions cut by the budget.
+        let mut cut = INF;
+        for (next, delta, _) in successors {
+            let limit = best.min(budget);
+            if delta >= limit {
+                cut = cut.min(delta);
+                continue;
+            }
+            let c = delta + self.solve(k + 1, &next, limit - delta);
+            if c < best {
+                best = c;
+            }
+        }
+        if self.stopped {
+            return INF;
+        }
+        if best < budget {
+            self.memo.insert(key, best);
+            best
+        } else {
+            let lb = best.min(cut).max(budget).min(INF);
+            self.memo.insert(key, lb | BOUND);
+            lb
+        }
+    }
+
+    /// A lower bound on the cost from step `k` on: the relaxation's for the
+    /// cards still to come.
+    fn lower_bound(&mut self, k: usize, st: &State, need: u64) -> u64 {
+        // Changed melds certain to come: pieces being kept (a piece is a
+        // changed meld) and open runs that hold no original and can no
+        // longer start to.
+        let q = match self.steps[k] {
+            Step::SetsIn(r) => self.first_pos[r],
+            Step::Suit(q, _) => q,
+            Step::SetsOut(r) => self.last_pos[r],
+            Step::End => return 0,
+        };
+        let mut changes = 0u64;
+        for slot in 0..SLOTS {
+            if orig_get(st.orig, slot) & O_BLOCK != 0 {
+                changes += 1;
+            }
+        }
+        for run in &st.runs {
+            if run.claim().0 == CLAIM_NONE && !self.claim_possible_after[run.suit()][q] {
+                changes += 1;
+            }
+        }
+        if changes >= need {
+            return changes;
+        }
+        let p = self.bound_from[k];
+        let Some(relax) = self.relaxation.as_mut() else {
+            return changes;
+        };
+        if p >= self.line.len() {
+            return changes;
+        }
+        let left = (i16::from(self.hand_jokers)
+            + i16::from(self.jokers_from[k])
+            + i16::from(st.ace_kept_jokers)
+            - i16::from(st.d))
+        .clamp(0, self.tokens) as u8;
+        let mut aces_low = [0u8; 5];
+        for (s, suit) in self.suits.iter().enumerate() {
+            aces_low[suit.index()] = (st.aces_low >> (3 * s) & 7) as u8;
+        }
+        changes + relax.bound(p, left, aces_low, need - changes)
+    }
+
+    /// Whether a state may still settle its tokens: the hand jokers placed
+    /// cannot exceed the hand's once the table jokers still to come are
+    /// robbed, and hand jokers owed cannot exceed the hand's.
+    fn tokens_ok(&self, k: usize, st: &State) -> bool {
+        i16::from(st.d) <= i16::from(self.hand_jokers) + i16::from(self.jokers_from[k])
+            && i16::from(st.f) <= i16::from(self.hand_jokers)
+    }
+
+    fn successors(&self, k: usize, st: &State) -> Vec<Succ> {
+        let mut out = Vec::new();
+        match self.steps[k] {
+            Step::SetsIn(r) => self.sets_in(r, st, &mut out),
+            Step::Suit(q, s) => self.suit_step(q, s, st, &mut out),
+            Step::SetsOut(r) => self.sets_out(r, st, &mut out),
+            Step::End => {}
+        }
+        out.retain(|(next, _, _)| self.tokens_ok(k + 1, next));
+        out
+    }
+
+    /// The rank's pool and whole-set mask live here or, for the ace
+    /// between its two positions, in the ace's fields.
+    fn twice(&self, r: usize) -> bool {
+        self.first_pos[r] != self.last_pos[r]
+    }
+
+    fn sets_in(&self, r: usize, st: &State, out: &mut Vec<Succ>) {
+        let sets = &self.sets_of_rank[r];
+        let mut choice: SmallVec<[u8; 4]> = SmallVec::from_elem(0, sets.len());
+        loop {
+            let mut next = st.clone();
+            let mut pool = if self.twice(r) { st.ace_pool } else { st.pool };
+            let mut whole = 0u8;
+            let mut change = 0;
+            let mut ok = true;
+            for (j, &i) in sets.iter().enumerate() {
+                let o = self.sets_o[i].options[usize::from(choice[j])];
+                for s in 0..self.suits.len() {
+                    let (inr, hl, rl) = pool_get(pool, s);
+                    let inr = inr + o.robbed[s];
+                    if inr > MAX_COPIES {
+                        ok = false;
+                    }
+                    pool = pool_set(pool, s, (inr.min(MAX_COPIES), hl, rl));
+                }
+                next.d -= o.jokers as i8;
+                change += o.change;
+                if o.all {
+                    whole |= 1 << self.sets_o[i].bit;
+                }
+            }
+            if ok {
+                if self.twice(r) {
+                    next.ace_pool = pool;
+                    next.ace_whole = whole;
+                    next.ace_kept_jokers = sets
+                        .iter()
+                        .enumerate()
+                        .map(|(j, &i)| {
+                            let o = &self.sets_o[i];
+                            o.jokers as u8 - o.options[usize::from(choice[j])].jokers
+                        })
+                        .sum();
+                } else {
+                    next.pool = pool;
+                    next.whole = whole;
+                }
+                out.push((next, change, Action::SetsIn(choice.clone())));
+            }
+            // Next combination.
+            let mut j = 0;
+            loop {
+                if j == sets.len() {
+                    return;
+                }
+                choice[j] += 1;
+                if usize::from(choice[j]) < self.sets_o[sets[j]].options.len() {
+                    break;
+                }
+                choice[j] = 0;
+                j += 1;
+            }
+        }
+    }
+
+    /// Whether some open run follows original run `m`.
+    fn followed(st: &State, m: usize) -> bool {
+        st.runs
+            .iter()
+            .any(|r| r.claim() == (CLAIM_FOLLOW, m as u32))
+    }
+
+    fn suit_step(&self, q: usize, s: usize, st: &State, out: &mut Vec<Succ>) {
+        let r = self.rank_at[q];
+        let face = Face::new(self.line[q], self.suits[s]);
+        let origs = &self.runs_at[q][s];
+        // Each original run keeps or gives up its card here.
+        let n = origs.len();
+        // Keeping first: the listing's order is the search's.
+        for mask in (0..1u32 << n).rev() {
+            let mut orig = st.orig;
+            let mut robbed_nat = 0u8;
+            let mut robbed_jok = 0i8;
+            let mut change = 0u64;
+            let mut claimable: SmallVec<[usize; 2]> = SmallVec::new();
+            let mut kept: SmallVec<[bool; 4]> = SmallVec::new();
+            let mut ok = true;
+            for (j, &m) in origs.iter().enumerate() {
+                let o = &self.runs_o[m];
+                let i = q - o.lo;
+                let keep = mask >> j & 1 == 1;
+                kept.push(keep);
+                let code = orig_get(orig, o.slot);
+                if Self::followed(st, m) && keep {
+                    ok = false;
+                    break;
+                }
+                let mut new = match (code, keep, i) {
+                    (_, true, 0) => O_WHOLE,
+                    (_, false, 0) => O_ROBBED,
+                    (O_WHOLE, true, _) | (O_ROBBED, false, _) | (O_GAP, false, _) => code,
+                    (O_WHOLE, false, _) => {
+                        if !o.piece_ok[0][i - 1] {
+                            ok = false;
+                            break;
+                        }
+                        change += 1;
+                        O_GAP
+                    }
+                    (O_ROBBED | O_GAP, true, _) => O_BLOCK | i as u8,
+                    (c, true, _) if c & O_BLOCK != 0 => c,
+                    (c, false, _) if c & O_BLOCK != 0 => {
+                        if !o.piece_ok[usize::from(c & 0x7f)][i - 1] {
+                            ok = false;
+                            break;
+                        }
+                        change += 1;
+                        O_GAP
+                    }
+                    _ => {
+                        ok = false;
+                        break;
+                    }
+                };
+                if !keep {
+                    if o.natural[i] {
+                        robbed_nat += 1;
+                    } else {
+                        robbed_jok += 1;
+                    }
+                }
+                if i == o.first_nat && new == O_ROBBED && o.claimable {
+                    claimable.push(m);
+                }
+                if q == o.hi() {
+                    if new & O_BLOCK != 0 {
+                        if !o.piece_ok[usize::from(new & 0x7f)][i] {
+                            ok = false;
+                            break;
+                        }
+                        change += 1;
+                    }
+                    new = O_IDLE;
+                }
+                orig = orig_set(orig, o.slot, new);
+            }
+            if !ok {
+                continue;
+            }
+            let twice = self.twice(r);
+            let pool = if twice { st.ace_pool } else { st.pool };
+            let (inr, hl, rl) = pool_get(pool, s);
+            let h_av = if q == self.first_pos[r] {
+                self.hand_count[face.index()]
+            } else {
+                hl
+            };
+            let r_av = inr + rl + robbed_nat;
+            let mut base = st.clone();
+            base.orig = orig;
+            base.d -= robbed_jok;
+            let ctx = SuitCtx {
+                q,
+                s,
+                twice,
+                kept,
+                claimable,
+            };
+            let mine: SmallVec<[Run; 8]> =
+                st.runs.iter().copied().filter(|x| x.suit() == s).collect();
+            let others: SmallVec<[Run; 8]> =
+                st.runs.iter().copied().filter(|x| x.suit() != s).collect();
+            let mut acts: SmallVec<[Act; 8]> = SmallVec::new();
+            let mut built = others.clone();
+            let res = Res {
+                h: h_av,
+                r: r_av,
+                d: base.d,
+                f: base.f,
+                change,
+                claimed: 0,
+            };
+            self.runs_rec(&ctx, &base, &mine, 0, 0, res, &mut acts, &mut built, out);
+        }
+    }
+
+    /// The actions of open run `j` of the suit, then of the ones after it,
+    /// then the new runs. `min_code` keeps equal runs' actions in order.
+    #[allow(clippy::too_many_arguments)]
+    fn runs_rec(
+        &self,
+        ctx: &SuitCtx,
+        base: &State,
+        mine: &[Run],
+        j: usize,
+        min_code: u32,
+        res: Res,
+        acts: &mut SmallVec<[Act; 8]>,
+        built: &mut SmallVec<[Run; 8]>,
+        out: &mut Vec<Succ>,
+    ) {
+        let Some(&run) = mine.get(j) else {
+            self.starts_rec(ctx, base, 0, res, acts, built, out);
+            return;
+        };
+        let same_next = mine.get(j + 1) == Some(&run);
+        let q = ctx.q;
+        let last = self.line.len() - 1;
+        let mut try_act = |code: u32, act: Act, claim: Option<usize>, this: &Self| {
+            if code < min_code {
+                return;
+            }
+            let next_min = if same_next { code } else { 0 };
+            let mut res = res;
+            if act == Act::End {
+                if run.to_end() {
+                    return;
+                }
+                let Some((change, f_inc)) = this.end_run(run) else {
+                    return;
+                };
+                res.change += change;
+                res.f += f_inc;
+                acts.push(act);
+                this.runs_rec(ctx, base, mine, j + 1, next_min, res, acts, built, out);
+                acts.pop();
+                return;
+            }
+            if run.from0() && q == last {
+                return;
+            }
+            let Some(grown) = this.take(run, act, claim, q, &mut res) else {
+                return;
+            };
+            acts.push(act);
+            built.push(grown);
+            this.runs_rec(ctx, base, mine, j + 1, next_min, res, acts, built, out);
+            built.pop();
+            acts.pop();
+        };
+        let (kind, payload) = run.claim();
+        if kind == CLAIM_FOLLOW {
+            let o = &self.runs_o[payload as usize];
+            if o.natural[q - o.lo] {
+                try_act(2, Act::Rob, None, self);
+            } else {
+                try_act(1, Act::Hand, None, self);
+                try_act(2, Act::Rob, None, self);
+                try_act(3, Act::Tok, None, self);
+            }
+            return;
+        }
+        try_act(1, Act::Hand, None, self);
+        try_act(2, Act::Rob, None, self);
+        try_act(3, Act::Tok, None, self);
+        try_act(0, Act::End, None, self);
+        if kind == CLAIM_NONE {
+            for (c, &m) in ctx.claimable.iter().enumerate() {
+                try_act(4 + c as u32, Act::Rob, Some(m), self);
+            }
+        }
+    }
+
+    /// Run `run` takes a card here (`act`), perhaps starting to follow
+    /// original run `claim`. `None` when the resources do not allow it.
+    fn take(
+        &self,
+        run: Run,
+        act: Act,
+        claim: Option<usize>,
+        q: usize,
+        res: &mut Res,
+    ) -> Option<Run> {
+        let (mut hand, mut nat, mut tok) = (run.hand(), run.nat(), run.tok());
+        match act {
+            Act::Hand => {
+                res.h = res.h.checked_sub(1)?;
+                hand = true;
+                nat = true;
+            }
+            Act::Rob => {
+                res.r = res.r.checked_sub(1)?;
+                nat = true;
+            }
+            Act::Tok => {
+                res.d = res.d.checked_add(1)?;
+                tok = (tok + 1).min(self.tok_cap);
+            }
+            Act::End => return None,
+        }
+        let mut c = run.claim();
+        if let Some(m) = claim {
+            if res.claimed >> m & 1 == 1 {
+                return None;
+            }
+            res.claimed |= 1 << m;
+            c = (CLAIM_FOLLOW, m as u32);
+        }
+        if c.0 == CLAIM_FOLLOW && {
+            let o = &self.runs_o[c.1 as usize];
+            o.lo + o.last_nat == q
+        } {
+            c = (CLAIM_HELD, self.runs_o[c.1 as usize].jokers);
+        }
+        // Tokens count only for a hand joker (a run without a hand
+        // natural) and for holding an original; whether a natural is in it,
+        // only where melds of wild cards alone are not allowed.
+        let need = match c.0 {
+            CLAIM_NONE => self.claim_jokers_after[run.suit()][q],
+            CLAIM_FOLLOW => self.runs_o[c.1 as usize].jokers,
+            _ => c.1,
+        };
+        let tok = tok.min(need + u32::from(!hand));
+        let nat = nat || self.all_wild;
+        Some(Run::new(
+            run.suit(),
+            (run.len() + 1).min(self.min_len),
+            hand,
+            nat,
+            tok,
+            c,
+            run.to_end(),
+            run.from0(),
+        ))
+    }
+
+    /// A run ends: `(changed meld or not, hand joker owed)`, or `None`
+    /// when it may not end.
+    fn end_run(&self, run: Run) -> Option<(u64, u8)> {
+        if run.len() < self.min_len || !(run.nat() || self.all_wild) {
+            return None;
+        }
+        let (kind, need) = run.claim();
+        if kind == CLAIM_FOLLOW {
+            return None;
+        }
+        let (owed, spare) = if run.hand() {
+            (0, run.tok())
+        } else if run.tok() >= 1 {
+            (1, run.tok() - 1)
+        } else {
+            return None;
+        };
+        let held = kind == CLAIM_HELD && spare >= need;
+        Some((u64::from(!held), owed))
+    }
+
+    /// New runs starting here, in the order hand, robbed, token (each
+    /// perhaps following an original that starts here); then the rest of
+    /// the copies goes to the rank's pool.
+    #[allow(clippy::too_many_arguments)]
+    fn starts_rec(
+        &self,
+        ctx: &SuitCtx,
+        base: &State,
+        min_code: u32,
+        res: Res,
+        acts: &mut SmallVec<[Act; 8]>,
+        built: &mut SmallVec<[Run; 8]>,
+        out: &mut Vec<Succ>,
+    ) {
+        // Done: the copies left go to the pool.
+        self.finish_suit(ctx, base, res, acts, built, out);
+        let q = ctx.q;
+        let len = self.line.len();
+        if (len - q) < self.min_len as usize {
+            return;
+        }
+        let from0 = self.ace_twice && q == 0;
+        let empty =
+            |to_end: bool| Run::new(ctx.s, 0, false, false, 0, (CLAIM_NONE, 0), to_end, from0);
+        let mut options: SmallVec<[(u32, Act, Option<usize>); 12]> = SmallVec::new();
+        options.push((1, Act::Hand, None));
+        options.push((2, Act::Rob, None));
+        options.push((3, Act::Tok, None));
+        for (c, &m) in ctx.claimable.iter().enumerate() {
+            options.push((4 + c as u32, Act::Rob, Some(m)));
+        }
+        for (code, act, claim) in options {
+            if code < min_code {
+                continue;
+            }
+            let to_end = act == Act::Tok;
+            // A run that starts with a token runs to the line's end: where
+            // no copy of its suit is left, a token each.
+            if to_end
+                && i16::from(self.gaps_to_end[ctx.s][q]) + i16::from(res.d)
+                    > i16::from(self.hand_jokers) + i16::from(self.jokers_from[0])
+            {
+                continue;
+            }
+            let mut res = res;
+            let Some(run) = self.take(empty(to_end), act, claim, q, &mut res) else {
+                continue;
+            };
+            acts.push(act);
+            built.push(run);
+            self.starts_rec(ctx, base, code, res, acts, built, out);
+            built.pop();
+            acts.pop();
+        }
+    }
+
+    fn finish_suit(
+        &self,
+        ctx: &SuitCtx,
+        base: &State,
+        res: Res,
+        acts: &SmallVec<[Act; 8]>,
+        built: &SmallVec<[Run; 8]>,
+        out: &mut Vec<Succ>,
+    ) {
+        let mut next = base.clone();
+        let pool = if ctx.twice { base.ace_pool } else { base.pool };
+        let pool = pool_set(pool, ctx.s, (0, res.h, res.r.min(MAX_COPIES)));
+        if res.r > MAX_COPIES {
+            return;
+        }
+        if ctx.twice {
+            next.ace_pool = pool;
+        } else {
+            next.pool = pool;
+        }
+        next.d = res.d;
+        next.f = res.f;
+        if ctx.q == 0 && self.ace_twice {
+            // Aces placed low: taken by runs here, or kept in original runs.
+            let taken = acts
+                .iter()
+                .filter(|&&a| matches!(a, Act::Hand | Act::Rob))
+                .count();
+            let kept = self.runs_at[0][ctx.s]
+                .iter()
+                .zip(&ctx.kept)
+                .filter(|&(&m, &k)| k && self.runs_o[m].natural[0])
+                .count();
+            let n = (taken + kept).min(7) as u16;
+            next.aces_low = (next.aces_low & !(7 << (3 * ctx.s))) | n << (3 * ctx.s);
+        }
+        let mut runs = built.clone();
+        runs.sort_unstable();
+        next.runs = runs;
+        let mine = base.runs.iter().filter(|x| x.suit() == ctx.s).count();
+        out.push((
+            next,
+            res.change,
+            Action::Suit {
+                kept: ctx.kept.clone(),
+                acts: acts.clone(),
+                starts: acts.len() - mine,
+                built: built.clone(),
+            },
+        ));
+    }
+
+    fn sets_out(&self, r: usize, st: &State, out: &mut Vec<Succ>) {
+        let twice = self.twice(r);
+        let pool = if twice { st.ace_pool } else { st.pool };
+        let whole = if twice { st.ace_whole } else { st.whole };
+        let ns = self.suits.len();
+        let mut rob = [0u8; MAX_SUITS];
+        let mut hand = [0u8; MAX_SUITS];
+        for s in 0..ns {
+            let (inr, hl, rl) = pool_get(pool, s);
+            rob[s] = inr + rl;
+            hand[s] = hl;
+        }
+        let mut base = st.clone();
+        if twice {
+            base.ace_pool = 0;
+            base.ace_whole = 0;
+            base.ace_kept_jokers = 0;
+        } else {
+            base.pool = 0;
+            base.whole = 0;
+        }
+        let mut chosen: SmallVec<[NewSet; 3]> = SmallVec::new();
+        let comps = self.compositions(rob, hand);
+        self.sets_rec(r, whole, &base, &comps, rob, hand, 0, &mut chosen, out);
+    }
+
+    /// Choose the next new set's naturals (the compositions in a fixed
+    /// list, each collection of sets once: indices do not decrease), or
+    /// settle: every robbed copy must be in a set.
+    #[allow(clippy::too_many_arguments)]
+    fn sets_rec(
+        &self,
+        r: usize,
+        whole: u8,
+        base: &State,
+        comps: &[NewSet],
+        rob: [u8; MAX_SUITS],
+        hand: [u8; MAX_SUITS],
+        from: usize,
+        chosen: &mut SmallVec<[NewSet; 3]>,
+        out: &mut Vec<Succ>,
+    ) {
+        let ns = self.suits.len();
+        if rob.iter().all(|&x| x == 0) {
+            self.settle_sets(r, whole, base, hand, chosen, out);
+        }
+        for (i, set) in comps.iter().enumerate().skip(from) {
+            if (0..ns).any(|s| set.robbed[s] > rob[s] || set.hand[s] > hand[s]) {
+                continue;
+            }
+            let mut rob2 = rob;
+            let mut hand2 = hand;
+            for s in 0..ns {
+                rob2[s] -= set.robbed[s];
+                hand2[s] -= set.hand[s];
+            }
+            chosen.push(*set);
+            self.sets_rec(r, whole, base, comps, rob2, hand2, i, chosen, out);
+            chosen.pop();
+        }
+    }
+
+    /// Every set of naturals the copies allow: per suit (robbed, hand),
+    /// at most one card per suit where suits must differ.
+    fn compositions(&self, rob: [u8; MAX_SUITS], hand: [u8; MAX_SUITS]) -> Vec<NewSet> {
+        let per_suit = if self.distinct { 1 } else { 2 };
+        let mut out = Vec::new();
+        let mut cur = NewSet {
+            robbed: [0; MAX_SUITS],
+            hand: [0; MAX_SUITS],
+            tokens: 0,
+        };
+        fn rec(
+            sw: &RobSweep,
+            s: usize,
+            n: usize,
+            per_suit: u8,
+            (rob, hand): ([u8; MAX_SUITS], [u8; MAX_SUITS]),
+            cur: &mut NewSet,
+            out: &mut Vec<NewSet>,
+        ) {
+            if s == sw.suits.len() {
+                if n >= 1 && n <= sw.max_set {
+                    out.push(*cur);
+                }
+                return;
+            }
+            for rr in 0..=rob[s] {
+                for hh in 0..=hand[s] {
+                    if rr + hh > per_suit {
+                        continue;
+                    }
+                    cur.robbed[s] = rr;
+                    cur.hand[s] = hh;
+                    rec(
+                        sw,
+                        s + 1,
+                        n + usize::from(rr + hh),
+                        per_suit,
+                        (rob, hand),
+                        cur,
+                        out,
+                    );
+                }
+            }
+            cur.robbed[s] = 0;
+            cur.hand[s] = 0;
+        }
+        rec(self, 0, 0, per_suit, (rob, hand), &mut cur, &mut out);
+        out
+    }
+
+    /// The sets' tokens, hand jokers owed and originals held; the hand
+    /// copies left stay in the hand.
+    fn settle_sets(
+        &self,
+        r: usize,
+        whole: u8,
+        base: &State,
+        hand_left: [u8; MAX_SUITS],
+        chosen: &SmallVec<[NewSet; 3]>,
+        out: &mut Vec<Succ>,
+    ) {
+        let mut left_cost = 0u64;
+        for (s, &n) in hand_left.iter().enumerate().take(self.suits.len()) {
+            left_cost += u64::from(n) * self.leave[Face::new(self.ranks[r], self.suits[s]).index()];
+        }
+        let left_cost = left_cost * CHANGE_SCALE;
+        let k = chosen.len();
+        // Token ranges per set.
+        let mut lo: SmallVec<[u8; 3]> = SmallVec::new();
+        let mut hi: SmallVec<[u8; 3]> = SmallVec::new();
+        let spare = (i16::from(self.hand_jokers) + i16::from(self.jokers_from[0])).max(0) as usize;
+        for set in chosen.iter() {
+            let n: usize = set
+                .robbed
+                .iter()
+                .chain(set.hand.iter())
+                .map(|&x| usize::from(x))
+                .sum();
+            let has_hand = set.hand.iter().any(|&x| x > 0);
+            let need = (self.min_len as usize)
+                .saturating_sub(n)
+                .max(usize::from(!has_hand));
+            let most = self.max_set.saturating_sub(n).min(spare);
+            if need > most {
+                return;
+            }
+            lo.push(need as u8);
+            hi.push(most as u8);
+        }
+        let mut tokens: SmallVec<[u8; 3]> = lo.clone();
+        loop {
+            let mut sets = chosen.clone();
+            let mut d = i16::from(base.d);
+            let mut f = base.f;
+            for (i, set) in sets.iter_mut().enumerate() {
+                set.tokens = tokens[i];
+                d += i16::from(tokens[i]);
+                if set.hand.iter().all(|&x| x == 0) {
+                    f += 1;
+                }
+            }
+            let held = self.sets_held(r, whole, &sets);
+            if let Ok(d) = i8::try_from(d) {
+                let mut next = base.clone();
+                next.d = d;
+                next.f = f;
+                out.push((next, left_cost + (k - held) as u64, Action::SetsOut(sets)));
+            }
+            // Next token vector.
+            let mut i = 0;
+            loop {
+                if i == k {
+                    return;
+                }
+                if tokens[i] < hi[i] {
+                    tokens[i] += 1;
+                    break;
+                }
+                tokens[i] = lo[i];
+                i += 1;
+            }
+        }
+    }
+
+    /// How many of the new sets can each hold a different original set of
+    /// the rank robbed whole.
+    fn sets_held(&self, r: usize, whole: u8, sets: &[NewSet]) -> usize {
+        if whole == 0 {
+            return 0;
+        }
+        let origs: SmallVec<[usize; 8]> = self.sets_of_rank[r]
+            .iter()
+            .copied()
+            .filter(|&i| whole >> self.sets_o[i].bit & 1 == 1)
+            .collect();
+        let can = |set: &NewSet, o: &OrigSet| {
+            let has_hand = set.hand.iter().any(|&x| x > 0);
+            let spare = u32::from(set.tokens) - u32::from(!has_hand);
+            spare >= o.jokers && (0..self.suits.len()).all(|s| set.robbed[s] >= o.naturals[s])
+        };
+        // Tiny bipartite matching by trying every assignment.
+        fn best(
+            i: usize,
+            sets: &[NewSet],
+            used: u32,
+            origs: &[usize],
+            can: &dyn Fn(&NewSet, usize) -> bool,
+        ) -> usize {
+            if i == sets.len() {
+                return 0;
+            }
+            let mut b = best(i + 1, sets, used, origs, can);
+            for (j, &o) in origs.iter().enumerate() {
+                if used >> j & 1 == 0 && can(&sets[i], o) {
+                    b = b.max(1 + best(i + 1, sets, used | 1 << j, origs, can));
+                }
+            }
+            b
+        }
+        best(0, sets, 0, &origs, &|set, o| can(set, &self.sets_o[o]))
+    }
+
+    /// The cost at the end: every open run ends, the tokens settle. Also
+    /// says whether a meld of wild cards only takes the spare tokens.
+    fn end_cost(&self, st: &State) -> Option<(u64, Option<i8>)> {
+        let mut change = 0u64;
+        let mut f = st.f;
+        for &run in &st.runs {
+            let (c, owed) = self.end_run(run)?;
+            change += c;
+            f += owed;
+        }
+        let hj = self.hand_jokers;
+        let plain = (st.d >= 0 && f as i8 <= st.d && st.d <= hj)
+            .then(|| u64::from((hj - st.d) as u8) * self.joker_leave * CHANGE_SCALE + change);
+        // A meld of wild cards only, taking every token not placed.
+        let extra = hj - st.d;
+        let wild = (self.all_wild && i32::from(extra) >= self.min_len as i32 && (f as i8) < hj)
+            .then_some(change + 1);
+        match (plain, wild) {
+            (Some(a), Some(b)) if b < a => Some((b, Some(extra))),
+            (Some(a), _) => Some((a, None)),
+            (None, Some(b)) => Some((b, Some(extra))),
+            (None, None) => None,
+        }
+    }
+
+    /// Follow the optimum from the start and build the turn.
+    fn walk(&mut self, best: u64) -> Result<Robbed, RearrangeError> {
+        let internal = |what: &str| RearrangeError::Internal(format!("robbing sweep: {what}"));
+        let mut st = State::default();
+        let mut target = best;
+        // Open runs' cards, aligned with `st.runs`.
+        let mut open: Vec<Vec<CardKind>> = Vec::new();
+        let mut new_melds: Vec<Vec<CardKind>> = Vec::new();
+        let mut run_kept: Vec<Vec<bool>> = self
+            .runs_o
+            .iter()
+            .map(|o| vec![false; o.cards.len()])
+            .collect();
+        let mut set_kept: Vec<u16> = vec![0; self.sets_o.len()];
+        let mut hand_used = [0u8; FACES];
+        for k in 0..self.steps.len() - 1 {
+            let succ = self.successors(k, &st);
+            let mut found = None;
+            for (next, delta, act) in succ {
+                if delta > target {
+                    continue;
+                }
+                let rest = match self.steps[k + 1] {
+                    Step::End => self.end_cost(&next).map(|(c, _)| c),
+                    _ => self
+                        .memo
+                        .get(&((k + 1) as u16, next.clone()))
+                        .copied()
+                        .filter(|c| c & BOUND == 0),
+                };
+                if rest == Some(target - delta) {
+                    found = Some((next, delta, act));
+                    break;
+                }
+            }
+            let Some((next, delta, act)) = found else {
+                return Err(internal("lost the optimum"));
+            };
+            match (self.steps[k], act) {
+                (Step::SetsIn(r), Action::SetsIn(choice)) => {
+                    for (j, &i) in self.sets_of_rank[r].iter().enumerate() {
+                        set_kept[i] = self.sets_o[i].options[usize::from(choice[j])].kept;
+                    }
+                }
+                (
+                    Step::Suit(q, s),
+                    Action::Suit {
+                        kept,
+                        acts,
+                        starts,
+                        built,
+                    },
+                ) => {
+                    let face = Face::new(self.line[q], self.suits[s]);
+                    for (j, &m) in self.runs_at[q][s].iter().enumerate() {
+                        run_kept[m][q - self.runs_o[m].lo] = kept[j];
+                    }
+                    let mut others = Vec::new();
+                    let mut mine = Vec::new();
+                    for (run, cards) in st.runs.iter().zip(open.drain(..)) {
+                        if run.suit() == s {
+                            mine.push(cards);
+                        } else {
+                            others.push(cards);
+                        }
+                    }
+                    let mut cards_built = others;
+                    let fresh = (0..starts).map(|_| Vec::new());
+                    for (mut cards, &a) in mine.into_iter().chain(fresh).zip(acts.iter()) {
+                        match a {
+                            Act::End => {
+                                new_melds.push(cards);
+                                continue;
+                            }
+                            Act::Hand => {
+                                hand_used[face.index()] += 1;
+                                cards.push(CardKind::Natural(face));
+                            }
+                            Act::Rob => cards.push(CardKind::Natural(face)),
+                            Act::Tok => cards.push(CardKind::Joker),
+                        }
+                        cards_built.push(cards);
+                    }
+                    if cards_built.len() != built.len() {
+                        return Err(internal("runs out of step"));
+                    }
+                    let mut pairs: Vec<(Run, Vec<CardKind>)> =
+                        built.iter().copied().zip(cards_built).collect();
+                    pairs.sort_by_key(|(r, _)| *r);
+                    open = pairs.into_iter().map(|(_, c)| c).collect();
+                }
+                (Step::SetsOut(r), Action::SetsOut(sets)) => {
+                    for set in sets {
+                        let mut cards = Vec::new();
+                        for (s, &suit) in self.suits.iter().enumerate() {
+                            let face = Face::new(self.ranks[r], suit);
+                            for _ in 0..set.robbed[s] + set.hand[s] {
+                                cards.push(CardKind::Natural(face));
+                            }
+                            hand_used[face.index()] += set.hand[s];
+                        }
+                        cards.extend(std::iter::repeat_n(
+                            CardKind::Joker,
+                            usize::from(set.tokens),
+                        ));
+                        new_melds.push(cards);
+                    }
+                }
+                _ => return Err(internal("step and action differ")),
+            }
+            target -= delta;
+            st = next;
+        }
+        // The end: open runs end, spare tokens may form a meld of their own.
+        new_melds.append(&mut open);
+        let (_, wild) = self.end_cost(&st).ok_or_else(|| internal("no end"))?;
+        let mut jokers_placed = st.d;
+        if let Some(x) = wild {
+            new_melds.push(vec![CardKind::Joker; x as usize]);
+            jokers_placed += x;
+        }
+        // The new table: pieces and whole originals, then new melds.
+        let mut table: Vec<Vec<MeldCard>> = Vec::new();
+        for (m, o) in self.runs_o.iter().enumerate() {
+            let kept = &run_kept[m];
+            let mut i = 0;
+            while i < kept.len() {
+                if !kept[i] {
+                    i += 1;
+                    continue;
+                }
+                let a = i;
+                while i < kept.len() && kept[i] {
+                    i += 1;
+                }
+                table.push(o.cards[a..i].to_vec());
+            }
+        }
+        for (i, o) in self.sets_o.iter().enumerate() {
+            let meld = &self.p.table[o.meld];
+            let cards: Vec<MeldCard> = (0..meld.len())
+                .filter(|j| set_kept[i] >> j & 1 == 1)
+                .map(|j| meld[j])
+                .collect();
+            if !cards.is_empty() {
+                table.push(cards);
+            }
+        }
+        for kinds in new_melds {
+            match self.p.checker.best(&kinds) {
+                Ok(Some(d)) => table.push(d.ordered),
+                Ok(None) => {
+                    return Err(internal(&format!(
+                        "built an invalid meld {}",
+                        romme_core::notation::format_cards(&kinds)
+                    )));
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        // The hand: what was not placed.
+        let mut hand: Vec<CardKind> = Vec::new();
+        let mut used = hand_used;
+        let mut jokers_left = i16::from(self.hand_jokers) - i16::from(jokers_placed);
+        let mut left_cost = 0u64;
+        for &c in self.p.hand {
+            match c {
+                CardKind::Joker => {
+                    if jokers_left > 0 {
+                        jokers_left -= 1;
+                        hand.push(c);
+                        left_cost += self.joker_leave;
+                    }
+                }
+                CardKind::Natural(f) => {
+                    if used[f.index()] > 0 {
+                        used[f.index()] -= 1;
+                    } else {
+                        hand.push(c);
+                        left_cost += self.leave[f.index()];
+                    }
+                }
+            }
+        }
+        let changed = best
+            .checked_sub(left_cost * CHANGE_SCALE)
+            .filter(|&c| c < CHANGE_SCALE)
+            .ok_or_else(|| internal("cost does not add up"))?;
+        Ok(Robbed {
+            table,
+            hand,
+            changed: changed as usize,
+        })
+    }
+}
+
+/// Resources while a suit's step is listed.
+#[derive(Debug, Clone, Copy)]
+struct Res {
+    /// Hand copies and robbed copies of the face still free.
+    h: u8,
+    r: u8,
+    d: i8,
+    f: u8,
+    change: u64,
+    /// Original runs a run started to follow at this step.
+    claimed: u32,
+}
+
+/// What a suit's step knows.
+struct SuitCtx {
+    q: usize,
+    s: usize,
+    twice: bool,
+    kept: SmallVec<[bool; 4]>,
+    /// Original runs robbed from their first card here, which a run may
+    /// start to follow.
+    claimable: SmallVec<[usize; 2]>,
+}
