@@ -47,13 +47,14 @@
 //!   optimum cannot beat the best is cut. Results are memoised per state;
 //!   the sweep's states count against the node limit.
 //!
-//! A search that has not finished after [`SWEEP_AFTER`] nodes hands over to
-//! a dynamic programme over the rank line ([`sweep`], where the rules allow
-//! it): the same question, with the best turn found so far as the cost to
+//! A search that has not finished after [`SWEEP_AFTER`] nodes asks a
+//! dynamic programme over the rank line ([`sweep`], where the rules allow
+//! it) the same question, with the best turn found so far as the cost to
 //! beat. Its states grow with the runs open across a position, not with
 //! the ways to pick new melds, so it proves the optimum (or finds a better
 //! turn) on most positions where the branch and bound would have to
-//! exhaust its alternatives.
+//! exhaust its alternatives. Where it stops at its own limit, the search
+//! goes on exactly as it would have without it.
 
 use std::time::Instant;
 
@@ -83,19 +84,23 @@ const RESIDUAL_NODES: u64 = 20_000;
 /// Nodes per narrow first pass.
 const PASS_NODES: u64 = 30_000;
 
-/// Nodes of the branch and bound before the sweep over the rank line takes
-/// over. The branch and bound proves most positions within this many
-/// (its nodes are cheap: ~0.1 µs where its bounds cut early); the sweep is
-/// polynomial but each of its states costs more, so it pays only for the
-/// positions the branch and bound cannot finish (measured on the ~30-card
-/// `raeuber` positions of `rearrange_stats`, see BENCHMARKS.md: 100,000
-/// and 300,000 handed over positions the branch and bound would have
-/// proven in tens of milliseconds, and the sweep took a second).
+/// Nodes of the branch and bound before the sweep over the rank line is
+/// asked. The branch and bound proves most positions within this many
+/// (its nodes are cheap, ~0.1 µs where its bounds cut early); a state of
+/// the sweep costs more, so it pays only for the positions the branch and
+/// bound cannot finish. Measured on the ~30-card `raeuber` positions of
+/// `rearrange_stats` (BENCHMARKS.md): at 100,000 or 300,000 it took a
+/// second over positions the branch and bound proves in tens of
+/// milliseconds.
 const SWEEP_AFTER: u64 = 1_000_000;
 
-/// Least of the node limit left for the sweep to be worth starting (the
+/// Work the sweep may do (its states with their transitions), on top of
+/// the search's node limit.
+const SWEEP_NODES: u64 = 1_000_000;
+
+/// Least of the node limit still left for the sweep to be asked (the
 /// engine's listing gives the robbing search 5,000 nodes: the branch and
-/// bound alone, as before).
+/// bound alone).
 const SWEEP_LEAST: u64 = 100_000;
 
 /// Where the robbing search spends its nodes. Only the order of the search
@@ -271,17 +276,16 @@ struct Search<'p, 'a> {
     best_cost: u64,
     best: Option<Robbed>,
     error: Option<RearrangeError>,
-    /// The node limit (the problem's, or less when the sweep takes over).
+    /// The node limit.
     node_limit: u64,
+    /// The node at which the sweep takes over (`u64::MAX`: never).
+    sweep_at: u64,
 }
 
 /// Search for the best robbing turn that beats `p.incumbent`. Returns it
 /// (if any) and whether a limit stopped the search.
 pub(crate) fn rob(p: &RobProblem) -> Result<(Option<Robbed>, bool), RearrangeError> {
     let mut s = Search::new(p);
-    if let Some(after) = p.tuning.sweep_after {
-        s.node_limit = s.node_limit.min(after);
-    }
     if p.tuning.realize_hint {
         s.realize_hint();
     }
@@ -300,24 +304,7 @@ pub(crate) fn rob(p: &RobProblem) -> Result<(Option<Robbed>, bool), RearrangeErr
     if let Some(e) = s.error {
         return Err(e);
     }
-    // What the node limit leaves for the sweep.
-    let left = p.node_limit.saturating_sub(s.nodes);
-    if !s.stopped
-        || p.tuning.sweep_after.is_none()
-        || left < SWEEP_LEAST
-        || p.deadline.is_some_and(|d| Instant::now() >= d)
-    {
-        return Ok((s.best, s.stopped));
-    }
-    // Not proven within its share: the sweep decides, the best so far to
-    // beat. It proves the optimum (or finds a better turn) or, stopped by
-    // the limit, leaves the branch and bound's answer unproven.
-    match sweep::rob_by_sweep(p, s.best_cost, left) {
-        Some(Ok((Some(better), _))) => Ok((Some(better), false)),
-        Some(Ok((None, _))) => Ok((s.best, false)),
-        Some(Err(e)) => Err(e),
-        None => Ok((s.best, true)),
-    }
+    Ok((s.best, s.stopped))
 }
 
 impl<'p, 'a> Search<'p, 'a> {
@@ -423,6 +410,7 @@ impl<'p, 'a> Search<'p, 'a> {
             best: None,
             error: None,
             node_limit: p.node_limit,
+            sweep_at: p.tuning.sweep_after.map_or(u64::MAX, |n| n.max(1)),
         }
     }
 
@@ -521,6 +509,14 @@ impl<'p, 'a> Search<'p, 'a> {
             return true;
         }
         self.nodes += 1;
+        if self.nodes >= self.sweep_at {
+            // Once (the bound of what is left adds its effort in steps).
+            self.sweep_at = u64::MAX;
+            self.hand_over();
+            if self.done || self.error.is_some() {
+                return true;
+            }
+        }
         if self.nodes > self.pass_end {
             self.pass_over = true;
             return true;
@@ -531,6 +527,28 @@ impl<'p, 'a> Search<'p, 'a> {
             self.stopped = true;
         }
         self.stopped
+    }
+
+    /// The search has not finished after [`Tuning::sweep_after`] nodes:
+    /// the sweep decides, the best so far to beat. When it proves the
+    /// optimum (the best so far, or a better turn it found) the search is
+    /// done; stopped by its own limit ([`SWEEP_NODES`], on top of the
+    /// search's) it changes nothing and the search goes on as before.
+    fn hand_over(&mut self) {
+        if self.p.node_limit.saturating_sub(self.nodes) < SWEEP_LEAST
+            || self.p.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            return;
+        }
+        match sweep::rob_by_sweep(self.p, self.best_cost, SWEEP_NODES) {
+            Some(Ok((Some(better), _))) => {
+                self.best = Some(better);
+                self.done = true;
+            }
+            Some(Ok((None, _))) => self.done = true,
+            Some(Err(e)) => self.error = Some(e),
+            None => {}
+        }
     }
 
     fn bound(&self) -> u64 {

@@ -358,9 +358,11 @@ struct RobSweep<'p, 'a> {
     bound_from: Vec<usize>,
 }
 
-/// The best robbing turn by the sweep, when it applies: `None` when the
-/// rules or the table are outside what it covers or a limit stopped it
-/// (the branch and bound then decides); else what [`super::rob`] returns.
+/// The best robbing turn by the sweep that costs less than `incumbent`,
+/// when it applies: `None` when the rules or the table are outside what it
+/// covers or `node_limit` (states with their transitions) or the deadline
+/// stopped it (the branch and bound then decides); else the turn, if one
+/// costs less, and `false` (proven).
 pub(super) fn rob_by_sweep(
     p: &RobProblem,
     incumbent: u64,
