@@ -1288,8 +1288,26 @@ mod tests {
     use super::test_positions as positions;
     use crate::Limits;
     use crate::partition::PartitionSolver;
-    use crate::rearrange::rearrange_tuned;
+    use crate::rearrange::{RearrangeError, rearrange_tuned};
+    use romme_core::card::CardKind;
+    use romme_core::notation::MeldCard;
     use romme_core::ruleset::presets;
+
+    /// What a rearrangement costs: proven, cards left, value placed,
+    /// changed melds.
+    type Cost = (bool, usize, u32, usize);
+
+    /// The cost of the answer under `tuning`, within `nodes`.
+    fn cost(
+        solver: &PartitionSolver,
+        (table, hand): (&[Vec<MeldCard>], &[CardKind]),
+        nodes: u64,
+        tuning: Tuning,
+    ) -> Result<Cost, RearrangeError> {
+        let limits = Limits { nodes, time: None };
+        rearrange_tuned(solver, table, hand, limits, tuning)
+            .map(|r| (r.optimal, r.hand.len(), r.placed_value, r.changed))
+    }
 
     /// Every switch on, from the first node and at every level.
     const EAGER: Tuning = Tuning {
@@ -1315,15 +1333,8 @@ mod tests {
             let size = if seed % 2 == 0 { 12 } else { 16 };
             let (table, mut hand) = positions::position(seed * 7919 + 3, size, true);
             hand.truncate(7 + (seed % 3) as usize);
-            let limits = Limits {
-                nodes: 2_000_000,
-                time: None,
-            };
             let solver = PartitionSolver::new(&rules, None).expect("solver");
-            let cost = |tuning| {
-                rearrange_tuned(&solver, &table, &hand, limits, tuning)
-                    .map(|r| (r.optimal, r.hand.len(), r.placed_value, r.changed))
-            };
+            let cost = |tuning| cost(&solver, (&table, &hand), 2_000_000, tuning);
             let Ok(plain) = cost(Tuning::PLAIN) else {
                 continue;
             };
@@ -1360,15 +1371,8 @@ mod tests {
             let size = [9, 12, 16][(seed % 3) as usize];
             let (table, mut hand) = positions::position(seed * 104_729 + 11, size, true);
             hand.truncate(6 + (seed % 5) as usize);
-            let limits = Limits {
-                nodes: 3_000_000,
-                time: None,
-            };
             let solver = PartitionSolver::new(&rules, None).expect("solver");
-            let cost = |tuning| {
-                rearrange_tuned(&solver, &table, &hand, limits, tuning)
-                    .map(|r| (r.optimal, r.hand.len(), r.placed_value, r.changed))
-            };
+            let cost = |tuning| cost(&solver, (&table, &hand), 3_000_000, tuning);
             let Ok(plain) = cost(Tuning::PLAIN) else {
                 continue;
             };
@@ -1390,10 +1394,6 @@ mod tests {
             panic!("raeuber preset");
         };
         let solver = PartitionSolver::new(&rules, None).expect("solver");
-        let limits = Limits {
-            nodes: 3_000_000,
-            time: None,
-        };
         let mut compared = 0;
         for seed in 0..8u64 {
             let (table, hand) = positions::position(seed * 7919 + 20, 20, true);
@@ -1403,9 +1403,7 @@ mod tests {
                     sweep_relaxation,
                     ..Tuning::PLAIN
                 };
-                rearrange_tuned(&solver, &table, &hand, limits, tuning)
-                    .map(|r| (r.optimal, r.hand.len(), r.placed_value, r.changed))
-                    .expect("solves")
+                cost(&solver, (&table, &hand), 3_000_000, tuning).expect("solves")
             };
             let (bounded, unbounded) = (cost(true), cost(false));
             if bounded.0 && unbounded.0 {

@@ -1532,7 +1532,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             .collect();
         let can = |set: &NewSet, o: &OrigSet| {
             let has_hand = set.hand.iter().any(|&x| x > 0);
-            let spare = u32::from(set.tokens) - u32::from(!has_hand);
+            let spare = u32::from(set.tokens).saturating_sub(u32::from(!has_hand));
             spare >= o.jokers && (0..self.suits.len()).all(|s| set.robbed[s] >= o.naturals[s])
         };
         // Tiny bipartite matching by trying every assignment.
