@@ -186,20 +186,25 @@ struct State {
     f: u8,
 }
 
+/// Suit `s`'s fields of a pool: robbed from original sets, hand copies
+/// left, robbed copies left.
 fn pool_get(pool: u32, s: usize) -> (u8, u8, u8) {
     let v = pool >> (6 * s);
     ((v & 3) as u8, (v >> 2 & 3) as u8, (v >> 4 & 3) as u8)
 }
 
+/// The pool with suit `s`'s fields replaced (see [`pool_get`]).
 fn pool_set(pool: u32, s: usize, (inr, hl, rl): (u8, u8, u8)) -> u32 {
     let mask = 0x3f << (6 * s);
     (pool & !mask) | (u32::from(inr) | u32::from(hl) << 2 | u32::from(rl) << 4) << (6 * s)
 }
 
+/// The state of the original run in `slot`.
 fn orig_get(orig: u64, slot: usize) -> u8 {
     (orig >> (8 * slot)) as u8
 }
 
+/// The original runs' states with `slot`'s replaced.
 fn orig_set(orig: u64, slot: usize, code: u8) -> u64 {
     (orig & !(0xff << (8 * slot))) | u64::from(code) << (8 * slot)
 }
@@ -383,6 +388,8 @@ pub(super) fn rob_by_sweep(
 }
 
 impl<'p, 'a> RobSweep<'p, 'a> {
+    /// The sweep for `p` within `node_limit`, or `None` where the rules or
+    /// the table are outside what it covers (see the module doc).
     fn new(p: &'p RobProblem<'a>, node_limit: u64) -> Option<Self> {
         let rules = p.rules;
         let w = &rules.melds.wilds;
