@@ -305,6 +305,8 @@ enum Action {
         built: SmallVec<[Run; 8]>,
     },
     SetsOut(SmallVec<[NewSet; 3]>),
+    /// Not kept: the search only needs the state and the cost.
+    Unrecorded,
 }
 
 type Succ = (State, u64, Action);
@@ -349,6 +351,8 @@ struct RobSweep<'p, 'a> {
     /// each).
     gaps_to_end: Vec<Vec<u8>>,
     memo: FxHashMap<(u16, State), u64>,
+    /// Whether transitions keep what they did (for the walk only).
+    record: bool,
     /// Work done (states and their transitions), against `node_limit`.
     nodes: u64,
     node_limit: u64,
@@ -748,6 +752,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             tok_cap: max_j + 1,
             jokers_from,
             memo: FxHashMap::default(),
+            record: false,
             nodes: 0,
             node_limit,
             states: 0,
@@ -932,7 +937,12 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                     next.pool = pool;
                     next.whole = whole;
                 }
-                out.push((next, change, Action::SetsIn(choice.clone())));
+                let action = if self.record {
+                    Action::SetsIn(choice.clone())
+                } else {
+                    Action::Unrecorded
+                };
+                out.push((next, change, action));
             }
             // Next combination.
             let mut j = 0;
@@ -1327,17 +1337,18 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         let mut runs = built.clone();
         runs.sort_unstable();
         next.runs = runs;
-        let mine = base.runs.iter().filter(|x| x.suit() == ctx.s).count();
-        out.push((
-            next,
-            res.change,
+        let action = if self.record {
+            let mine = base.runs.iter().filter(|x| x.suit() == ctx.s).count();
             Action::Suit {
                 kept: ctx.kept.clone(),
                 acts: acts.clone(),
                 starts: acts.len() - mine,
                 built: built.clone(),
-            },
-        ));
+            }
+        } else {
+            Action::Unrecorded
+        };
+        out.push((next, res.change, action));
     }
 
     fn sets_out(&self, r: usize, st: &State, out: &mut Vec<Succ>) {
@@ -1508,7 +1519,12 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                 let mut next = base.clone();
                 next.d = d;
                 next.f = f;
-                out.push((next, left_cost + (k - held) as u64, Action::SetsOut(sets)));
+                let action = if self.record {
+                    Action::SetsOut(sets)
+                } else {
+                    Action::Unrecorded
+                };
+                out.push((next, left_cost + (k - held) as u64, action));
             }
             // Next token vector.
             let mut i = 0;
@@ -1591,6 +1607,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
 
     /// Follow the optimum from the start and build the turn.
     fn walk(&mut self, best: u64) -> Result<Robbed, RearrangeError> {
+        self.record = true;
         let internal = |what: &str| RearrangeError::Internal(format!("robbing sweep: {what}"));
         let mut st = State::default();
         let mut target = best;
