@@ -1523,7 +1523,7 @@ impl Relaxation<'_> {
     /// end: the least such cost when it is below `need`, else at least
     /// `need` (0 where it does not know).
     pub fn bound(&mut self, p: usize, left: u8, aces_low: [u8; 5], need: u64) -> u64 {
-        self.sweep.relaxed_bound(p, left, aces_low, need)
+        self.sweep.relaxed_value(p, left, aces_low, need)
     }
 }
 
@@ -1723,10 +1723,11 @@ impl<'r> PartitionSolver<'r> {
         if !sweep::Sweep::applies(t) {
             return None;
         }
-        let sweep =
+        let mut sweep =
             sweep::Sweep::new(t, counts, optional, unit, CHANGE_SCALE, tokens, &[], limits)?;
+        sweep.relax();
         Some(Relaxation {
-            sweep: sweep.into_relaxation(),
+            sweep,
             line: t.line[t.suits[0]].clone(),
         })
     }

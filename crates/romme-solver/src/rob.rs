@@ -276,8 +276,6 @@ struct Search<'p, 'a> {
     best_cost: u64,
     best: Option<Robbed>,
     error: Option<RearrangeError>,
-    /// The node limit.
-    node_limit: u64,
     /// The node at which the sweep takes over (`u64::MAX`: never).
     sweep_at: u64,
 }
@@ -409,7 +407,6 @@ impl<'p, 'a> Search<'p, 'a> {
             best_cost: p.incumbent,
             best: None,
             error: None,
-            node_limit: p.node_limit,
             sweep_at: p.tuning.sweep_after.map_or(u64::MAX, |n| n.max(1)),
         }
     }
@@ -521,7 +518,7 @@ impl<'p, 'a> Search<'p, 'a> {
             self.pass_over = true;
             return true;
         }
-        if self.nodes > self.node_limit
+        if self.nodes > self.p.node_limit
             || (self.nodes % 256 == 0 && self.p.deadline.is_some_and(|d| Instant::now() >= d))
         {
             self.stopped = true;

@@ -583,24 +583,6 @@ impl<'t> Sweep<'t> {
         self
     }
 
-    /// This sweep as a relaxation (see [`Sweep::relax`]) for a search
-    /// elsewhere that asks it for bounds.
-    pub(super) fn into_relaxation(mut self) -> Self {
-        self.relax();
-        self
-    }
-
-    /// [`Sweep::relaxed_value`] for such a search (its own cut unset).
-    pub(super) fn relaxed_bound(
-        &mut self,
-        p: usize,
-        left: u8,
-        aces_low: [u8; 5],
-        need: u64,
-    ) -> u64 {
-        self.relaxed_value(p, left, aces_low, need)
-    }
-
     /// Whether run lengths are capped (just above the minimum, see
     /// `len_cap`) rather than counted exactly: the line is no longer than
     /// the longest run (one more with the ace at both ends), so no run but
@@ -611,7 +593,7 @@ impl<'t> Sweep<'t> {
 
     /// Make this sweep the relaxation: changes cost nothing (and choices
     /// that only matter for them are passed over).
-    fn relax(&mut self) {
+    pub(super) fn relax(&mut self) {
         self.relaxation = true;
         self.tokens_replaceable =
             self.t.share == WildShare::Any && self.t.max_wilds >= self.t.max_set;
@@ -703,7 +685,13 @@ impl<'t> Sweep<'t> {
     /// unknown: a run at `p` of length `p` would pass for one from the
     /// line's start (see `exact_from_start`), too many runs do not fit the
     /// encoding, or the relaxation hit a limit.
-    fn relaxed_value(&mut self, p: usize, left: u8, aces_low: [u8; 5], need: u64) -> u64 {
+    pub(super) fn relaxed_value(
+        &mut self,
+        p: usize,
+        left: u8,
+        aces_low: [u8; 5],
+        need: u64,
+    ) -> u64 {
         if p == 0 || p >= self.len || self.stopped || need == 0 {
             return 0;
         }

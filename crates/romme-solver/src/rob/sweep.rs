@@ -300,7 +300,6 @@ enum Action {
         kept: SmallVec<[bool; 4]>,
         /// Per open run of the suit (in state order), then per new run.
         acts: SmallVec<[Act; 8]>,
-        starts: usize,
         /// The runs after the step in the order they were built.
         built: SmallVec<[Run; 8]>,
     },
@@ -973,6 +972,10 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         let origs = &self.runs_at[q][s];
         // Each original run keeps or gives up its card here.
         let n = origs.len();
+        // The suit's open runs (they act here) and the others (they pass).
+        let mine: SmallVec<[Run; 8]> = st.runs.iter().copied().filter(|x| x.suit() == s).collect();
+        let others: SmallVec<[Run; 8]> =
+            st.runs.iter().copied().filter(|x| x.suit() != s).collect();
         // Keeping first: the listing's order is the search's.
         for mask in (0..1u32 << n).rev() {
             let mut orig = st.orig;
@@ -1063,10 +1066,6 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                 kept,
                 claimable,
             };
-            let mine: SmallVec<[Run; 8]> =
-                st.runs.iter().copied().filter(|x| x.suit() == s).collect();
-            let others: SmallVec<[Run; 8]> =
-                st.runs.iter().copied().filter(|x| x.suit() != s).collect();
             let mut acts: SmallVec<[Act; 8]> = SmallVec::new();
             let mut built = others.clone();
             let res = Res {
@@ -1338,11 +1337,9 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         runs.sort_unstable();
         next.runs = runs;
         let action = if self.record {
-            let mine = base.runs.iter().filter(|x| x.suit() == ctx.s).count();
             Action::Suit {
                 kept: ctx.kept.clone(),
                 acts: acts.clone(),
-                starts: acts.len() - mine,
                 built: built.clone(),
             }
         } else {
@@ -1650,15 +1647,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                         set_kept[i] = self.sets_o[i].options[usize::from(choice[j])].kept;
                     }
                 }
-                (
-                    Step::Suit(q, s),
-                    Action::Suit {
-                        kept,
-                        acts,
-                        starts,
-                        built,
-                    },
-                ) => {
+                (Step::Suit(q, s), Action::Suit { kept, acts, built }) => {
                     let face = Face::new(self.line[q], self.suits[s]);
                     for (j, &m) in self.runs_at[q][s].iter().enumerate() {
                         run_kept[m][q - self.runs_o[m].lo] = kept[j];
@@ -1673,7 +1662,9 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                         }
                     }
                     let mut cards_built = others;
-                    let fresh = (0..starts).map(|_| Vec::new());
+                    // The suit's open runs act first, then the new ones
+                    // (as many as actions are left).
+                    let fresh = std::iter::repeat_with(Vec::new);
                     for (mut cards, &a) in mine.into_iter().chain(fresh).zip(acts.iter()) {
                         match a {
                             Act::End => {
