@@ -1781,9 +1781,16 @@ impl<'r> PartitionSolver<'r> {
         }
         Some(match found {
             Some(mut b) => {
+                // Where the sweep's count of changes is only a lower bound
+                // (originals with holes), its own: the cost stays a bound.
+                let changes = if sweep.exact {
+                    changed_melds(t, &arrange.originals, &b.shapes)
+                } else {
+                    let left = u64::from(b.deadwood) * CHANGE_SCALE;
+                    usize::try_from(sweep.optimum.saturating_sub(left)).unwrap_or(usize::MAX)
+                };
                 b.dead.extend(dead);
                 b.deadwood += paid;
-                let changes = changed_melds(t, &arrange.originals, &b.shapes);
                 (Some(self.build(&b, wild_cards)), changes)
             }
             None => (None, 0),

@@ -380,6 +380,23 @@ pub(super) struct Sweep<'t> {
     suits_ascending: bool,
     /// Original runs (suit, first and last line position).
     orig_runs: Vec<(u8, u8, u8)>,
+    /// Per suit and position: the earliest last position of the original
+    /// runs with a hole there ([`NEVER`] where none has): a token there
+    /// keeps them whole. A hole is a position between an original run's
+    /// first and last that its faces skip, where its meld had a wild card
+    /// that is no longer a table card (see [`Sweep::exact`]).
+    hole_need: [[u8; 16]; 5],
+    /// Whether the changes counted are exactly those of comparing melds
+    /// with the originals by faces. Not where an original run has holes: a
+    /// token at a hole keeps every original with a hole there in reach,
+    /// also one the run started after or broke before (a run's start and
+    /// earlier tokens are not in the state), so the count may be lower
+    /// than the faces' and the optimum is a lower bound (what the robbing
+    /// search's floor and bounds ask for, see [`Sweep::optimum`]).
+    pub(super) exact: bool,
+    /// The cost of the optimum [`Sweep::solve`] found (cards left × unit
+    /// plus points, times the scale, plus the changes it counted).
+    pub(super) optimum: u64,
     /// Original sets (rank, naturals per suit).
     orig_sets: Vec<(usize, [u8; 5])>,
     /// Per suit: the positions before each position without any card.
@@ -439,7 +456,9 @@ pub(super) struct Sweep<'t> {
     /// [`Sweep::ends_dominated`]); only a test that checks the rule sets it.
     every_choice: bool,
     /// Count the open runs that can no longer hold an original toward the
-    /// bounds (see [`Sweep::gaps`]); off only in a test that checks them.
+    /// bounds (see [`Sweep::gaps`]); off in a test that checks them, and
+    /// where original runs have holes (a token at a hole can bring back
+    /// an original that `gaps` has given up).
     doomed_runs: bool,
     /// The relaxation whose values bound this sweep's (see
     /// [`Sweep::lower_bound`]); a relaxation bounds itself.
@@ -492,6 +511,7 @@ impl<'t> Sweep<'t> {
             len as u8
         };
         let mut orig_runs = Vec::new();
+        let mut orig_holes = Vec::new();
         let mut orig_sets = Vec::new();
         for faces in originals {
             let Some(&first) = faces.first() else {
@@ -503,15 +523,53 @@ impl<'t> Sweep<'t> {
                     per_suit[f / 13] += 1;
                 }
                 orig_sets.push((first % 13, per_suit));
+                // A lone face (the rest of its meld were wild cards no
+                // longer on the table) is kept by a run holding it too.
+                if let [f] = faces[..] {
+                    let s = f / 13;
+                    for (q, &g) in t.line.get(s)?.iter().enumerate() {
+                        if g == f {
+                            orig_runs.push((s as u8, q as u8, q as u8));
+                            orig_holes.push(0);
+                        }
+                    }
+                }
                 continue;
             }
+            // A run: its faces in line order, each at the first position
+            // after the one before (the ace low when it comes first, high
+            // when it comes last); positions between them are holes.
             let s = first / 13;
-            let line = &t.line[s];
-            let k = faces.len();
-            let lo = (0..line.len().saturating_sub(k - 1))
-                .find(|&lo| (0..k).all(|i| line[lo + i] == faces[i]))?;
-            orig_runs.push((s as u8, lo as u8, (lo + k - 1) as u8));
+            let line = t.line.get(s)?;
+            let mut at: Option<usize> = None;
+            let mut lo = 0;
+            let mut held = 0u16;
+            for &f in faces {
+                let from = at.map_or(0, |q| q + 1);
+                let q = (from..line.len()).find(|&q| line[q] == f)?;
+                if at.is_none() {
+                    lo = q;
+                }
+                held |= 1 << q;
+                at = Some(q);
+            }
+            let hi = at?;
+            if hi - lo >= t.max_run {
+                return None;
+            }
+            let span = ((1u32 << (hi + 1)) - (1u32 << lo)) as u16;
+            orig_runs.push((s as u8, lo as u8, hi as u8));
+            orig_holes.push(span & !held);
         }
+        let mut hole_need = [[NEVER; 16]; 5];
+        for (&(s, _, b), &holes) in orig_runs.iter().zip(&orig_holes) {
+            for (q, need) in hole_need[usize::from(s)].iter_mut().enumerate() {
+                if holes >> q & 1 == 1 {
+                    *need = (*need).min(b);
+                }
+            }
+        }
+        let exact = orig_holes.iter().all(|&h| h == 0);
         let demand = demand(t, &counts, &orig_sets, len, ace_twice);
         // (Past the line's end, every position counts as one without a card.)
         let mut no_card = [[0u8; 16]; 5];
@@ -534,6 +592,9 @@ impl<'t> Sweep<'t> {
             exact_from_start,
             suits_ascending: t.suits.windows(2).all(|w| w[0] < w[1]),
             orig_runs,
+            hole_need,
+            exact,
+            optimum: INF,
             orig_sets,
             no_card,
             demand,
@@ -554,7 +615,9 @@ impl<'t> Sweep<'t> {
             relaxation: false,
             tokens_replaceable: false,
             every_choice: false,
-            doomed_runs: true,
+            // The doomed runs and the cards that need changed melds assume
+            // that a token breaks every original it falls in.
+            doomed_runs: exact,
             bounds: None,
             bound_memo: FxHashMap::default(),
             last_bound: None,
@@ -793,6 +856,7 @@ impl<'t> Sweep<'t> {
         if self.stopped || total >= limit {
             return None;
         }
+        self.optimum = total;
         // Walk forward along optimal transitions.
         let mut state = start;
         let mut building: Vec<Building> = Vec::new();
@@ -803,10 +867,22 @@ impl<'t> Sweep<'t> {
         for p in 0..=self.len {
             // The transition the search found best from this state (its
             // value is exact: it is on the optimal path).
-            let best = self.memo.get(&state.key(p)).map(|&(_, order)| order)?;
+            // (A walk that loses the way would be a bug: it counts as
+            // stopped, so that the caller falls back to the branch and bound
+            // instead of taking it for "nothing cheaper".)
+            let Some(best) = self.memo.get(&state.key(p)).map(|&(_, order)| order) else {
+                self.stopped = true;
+                return None;
+            };
             let (per_suit, trans) = self.transitions(p, &state, remaining + 1);
-            let chosen = trans.into_iter().find(|tr| tr.order == best)?;
-            let next = self.next_state(p, &state, &per_suit, &chosen.picks, chosen.used)?;
+            let chosen = trans.into_iter().find(|tr| tr.order == best);
+            let Some((chosen, next)) = chosen.and_then(|c| {
+                let next = self.next_state(p, &state, &per_suit, &c.picks, c.used)?;
+                Some((c, next))
+            }) else {
+                self.stopped = true;
+                return None;
+            };
             remaining -= chosen.cost;
             // Runs: state.runs and building are kept in the same order.
             let mut next_building = Vec::new();
@@ -1125,7 +1201,8 @@ impl<'t> Sweep<'t> {
         } else if natural || self.relaxation {
             o.need()
         } else {
-            self.need_for(usize::from(o.suit()), p + 1)
+            let s = usize::from(o.suit());
+            self.need_for(s, p + 1).min(self.hole_need[s][p])
         };
         let from_start = self.exact_from_start && usize::from(o.len()) == p;
         let len = if from_start {
@@ -1162,7 +1239,13 @@ impl<'t> Sweep<'t> {
         let need = if self.relaxation {
             NEVER
         } else {
-            self.need_for(s, p + usize::from(!natural))
+            let need = self.need_for(s, p + usize::from(!natural));
+            // An original of this one position is held at once.
+            if natural && usize::from(need) == p {
+                0
+            } else {
+                need
+            }
         };
         Open::new(s as u8, 1, natural, need, !natural, !natural)
     }
@@ -2173,6 +2256,133 @@ mod tests {
         assert_eq!(orphans(&far, 0), 2);
         assert_eq!(orphans(&far, 1), 2);
         assert_eq!(orphans(&far, 2), 1);
+    }
+
+    /// A random table whose melds lost the wild cards standing in them
+    /// (the robbing search hands the table's jokers to the player for its
+    /// floor and bounds): original runs with holes and lone faces, one
+    /// wild token per joker taken, and a few hand cards.
+    fn problem_without_table_jokers(
+        t: &Tables,
+        seed: u64,
+    ) -> ([u8; FACES], [u8; FACES], usize, Vec<Vec<usize>>, bool) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut counts = [0u8; FACES];
+        let mut originals = Vec::new();
+        let mut tokens = 0;
+        let mut holes = false;
+        for _ in 0..rng.random_range(2..=7) {
+            let mut faces: Vec<usize> = if rng.random_bool(0.6) {
+                let s = t.suits[rng.random_range(0..t.suits.len())];
+                let line = &t.line[s];
+                let k = rng.random_range(3..=5);
+                let lo = rng.random_range(0..=line.len() - k);
+                line[lo..lo + k].to_vec()
+            } else {
+                let rank = rng.random_range(0..13);
+                let mut suits = t.suits.clone();
+                while suits.len() > 3 && rng.random_bool(0.5) {
+                    suits.remove(rng.random_range(0..suits.len()));
+                }
+                suits.iter().map(|&s| s * 13 + rank).collect()
+            };
+            // Jokers where some of its cards would be: a run has holes
+            // where one stood between two cards that are left.
+            let run = faces[0] % 13 != faces[1] % 13;
+            let mut kept: Vec<bool> = vec![true; faces.len()];
+            let mut taken = 0;
+            while tokens + taken < 4 && taken + 1 < faces.len() && rng.random_bool(0.4) {
+                let i = rng.random_range(0..faces.len());
+                if kept[i] {
+                    kept[i] = false;
+                    taken += 1;
+                }
+            }
+            let first = kept.iter().position(|&k| k).unwrap_or(0);
+            let last = kept.iter().rposition(|&k| k).unwrap_or(0);
+            let holed = run && kept[first..=last].contains(&false);
+            let mut i = 0;
+            faces.retain(|_| {
+                i += 1;
+                kept[i - 1]
+            });
+            if faces.iter().all(|&f| counts[f] < 2) {
+                holes |= holed;
+                tokens += taken;
+                for &f in &faces {
+                    counts[f] += 1;
+                }
+                originals.push(faces);
+            }
+        }
+        let mut optional = [0u8; FACES];
+        for _ in 0..rng.random_range(3..=8) {
+            let s = t.suits[rng.random_range(0..t.suits.len())];
+            let f = s * 13 + rng.random_range(0..13);
+            if counts[f] < 2 {
+                counts[f] += 1;
+                optional[f] += 1;
+            }
+        }
+        (counts, optional, tokens, originals, holes)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Originals that lost their wild cards: the sweep's cost (with its
+        /// own count of changes where runs have holes, see `Sweep::exact`)
+        /// never exceeds the branch and bound's, which compares the melds
+        /// with the originals by their faces (a rule with a wild-card limit
+        /// no meld reaches makes `offen` take that path); with lone faces
+        /// but no holes it is exact and the two are equal.
+        #[test]
+        fn originals_without_their_wild_cards_bound_the_faces_optimum(seed in any::<u64>()) {
+            use romme_core::card::CardKind;
+            use romme_core::ruleset::Limit;
+            use super::super::{Arrange, PartitionSolver};
+
+            let rules = presets::load("offen").expect("preset").expect("loads");
+            let mut bnb_rules = rules.clone();
+            bnb_rules.melds.wilds.max_per_meld = Limit::At(14);
+            let sweeping = PartitionSolver::new(&rules, None).expect("solver");
+            let branching = PartitionSolver::new(&bnb_rules, None).expect("solver");
+            let t = Tables::new(&rules, None);
+            let (counts, optional, tokens, originals, holes) =
+                problem_without_table_jokers(&t, seed);
+            let probe = Sweep::new(
+                &t, counts, optional, 1000, CHANGE_SCALE, tokens, &originals, (1, None),
+            );
+            prop_assume!(probe.is_some());
+            prop_assert_eq!(probe.is_some_and(|s| s.exact), !holes, "seed {}", seed);
+            let wild_cards = vec![(20, CardKind::Joker); tokens];
+            let cost = |solver: &PartitionSolver| {
+                let arrange = Arrange {
+                    optional,
+                    unit: 1000,
+                    originals: originals.clone(),
+                    node_limit: 400_000,
+                    deadline: None,
+                    stopped: false,
+                    incumbent: u64::MAX / 4,
+                };
+                let (found, stopped, changes, _) =
+                    solver.arrange_counted(counts, wild_cards.clone(), arrange);
+                (!stopped).then(|| {
+                    found.map(|p| {
+                        let left = p.unmatched.len() as u64 * 1000 + u64::from(p.deadwood);
+                        left * CHANGE_SCALE + changes as u64
+                    })
+                })
+            };
+            let (Some(a), Some(b)) = (cost(&sweeping), cost(&branching)) else {
+                return Err(TestCaseError::reject("a search stopped"));
+            };
+            match (a, b) {
+                (Some(a), Some(b)) if holes => prop_assert!(a <= b, "seed {} {} > {}", seed, a, b),
+                _ => prop_assert_eq!(a, b, "seed {}", seed),
+            }
+        }
     }
 
     proptest! {
