@@ -54,7 +54,7 @@
 //! the ways to pick new melds, so it proves the optimum (or finds a better
 //! turn) on most positions where the branch and bound would have to
 //! exhaust its alternatives. Where it stops at its own limit, the search
-//! goes on exactly as it would have without it.
+//! goes on with the cheapest turn the sweep met as the best to beat.
 
 use std::time::Instant;
 
@@ -126,6 +126,9 @@ pub(crate) struct Tuning {
     /// The sweep's bounds from free rearrangement's relaxation (off only
     /// in a test that checks them).
     pub sweep_relaxation: bool,
+    /// The work the sweep may do ([`SWEEP_NODES`]; smaller only in a test
+    /// that stops it).
+    pub sweep_nodes: u64,
 }
 
 impl Tuning {
@@ -138,6 +141,7 @@ impl Tuning {
         residual_after: 5_000,
         sweep_after: Some(SWEEP_AFTER),
         sweep_relaxation: true,
+        sweep_nodes: SWEEP_NODES,
     };
 
     /// The plain depth-first search, without any of the above.
@@ -149,6 +153,7 @@ impl Tuning {
         residual_after: 0,
         sweep_after: None,
         sweep_relaxation: true,
+        sweep_nodes: SWEEP_NODES,
     };
 }
 
@@ -530,17 +535,19 @@ impl<'p, 'a> Search<'p, 'a> {
     /// the sweep decides, the best so far to beat. When it proves the
     /// optimum (the best so far, or a better turn it found) the search is
     /// done; stopped by its own limit ([`SWEEP_NODES`], on top of the
-    /// search's) it changes nothing and the search goes on as before.
+    /// search's) the search goes on with the cheapest turn the sweep met,
+    /// if it beats the best so far.
     fn hand_over(&mut self) {
         if self.p.node_limit.saturating_sub(self.nodes) < SWEEP_LEAST
             || self.p.deadline.is_some_and(|d| Instant::now() >= d)
         {
             return;
         }
-        match sweep::rob_by_sweep(self.p, self.best_cost, SWEEP_NODES) {
-            Some(Ok((Some(better), _))) => {
+        match sweep::rob_by_sweep(self.p, self.best_cost, self.p.tuning.sweep_nodes) {
+            Some(Ok((Some((better, cost)), proven))) => {
                 self.best = Some(better);
-                self.done = true;
+                self.best_cost = cost;
+                self.done = proven || cost <= self.p.floor;
             }
             Some(Ok((None, _))) => self.done = true,
             Some(Err(e)) => self.error = Some(e),
@@ -1281,8 +1288,8 @@ mod test_positions;
 
 #[cfg(test)]
 mod tests {
-    use super::Tuning;
     use super::test_positions as positions;
+    use super::{SWEEP_NODES, Tuning};
     use crate::Limits;
     use crate::partition::PartitionSolver;
     use crate::rearrange::{RearrangeError, rearrange_tuned};
@@ -1314,6 +1321,7 @@ mod tests {
         residual_after: 0,
         sweep_after: None,
         sweep_relaxation: true,
+        sweep_nodes: SWEEP_NODES,
     };
 
     /// The hint played first, the narrow passes and the bound of what is
@@ -1380,6 +1388,53 @@ mod tests {
             }
         }
         assert!(compared >= seeds * 3 / 4, "only {compared} proven pairs");
+    }
+
+    /// A sweep stopped by its limit hands the cheapest turn it met to the
+    /// branch and bound, which goes on from there: on ~30-card positions
+    /// (14-card hands) with a budget that stops the sweep, every answer is
+    /// a valid turn (`finish` checks each meld and the hand), never cheaper
+    /// than the proven optimum and never dearer than the branch and bound's
+    /// alone with the same nodes (it searches the same tree with a better
+    /// turn to beat); on some positions it is cheaper.
+    #[test]
+    fn a_stopped_sweep_hands_over_the_cheapest_turn_it_met() {
+        let Some(Ok(rules)) = presets::load("raeuber") else {
+            panic!("raeuber preset");
+        };
+        let solver = PartitionSolver::new(&rules, None).expect("solver");
+        let key = |c: Cost| (c.1, std::cmp::Reverse(c.2), c.3);
+        let (mut better, mut stopped) = (0, 0);
+        for seed in 0..10u64 {
+            let (table, hand) = positions::position(seed * 7919 + 30, 30, true);
+            let cost = |nodes, tuning| cost(&solver, (&table, &hand), nodes, tuning);
+            let swept = Tuning {
+                sweep_after: Some(0),
+                sweep_nodes: 20_000,
+                ..Tuning::PLAIN
+            };
+            let (Ok(alone), Ok(handed)) = (cost(120_000, Tuning::PLAIN), cost(120_000, swept))
+            else {
+                continue;
+            };
+            stopped += usize::from(!handed.0);
+            assert!(
+                key(handed) <= key(alone),
+                "seed {seed}: {handed:?} > {alone:?}"
+            );
+            better += usize::from(key(handed) < key(alone));
+            let best = cost(3_000_000, Tuning::DEFAULT).expect("solves");
+            if best.0 {
+                assert!(
+                    key(handed) >= key(best),
+                    "seed {seed}: {handed:?} < {best:?}"
+                );
+            }
+        }
+        assert!(
+            stopped >= 5 && better >= 2,
+            "{stopped} stopped, {better} better"
+        );
     }
 
     /// The sweep's bounds from free rearrangement's relaxation only cut:

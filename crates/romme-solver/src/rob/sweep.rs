@@ -48,6 +48,11 @@
 //! the wild tokens still free and the aces gone to the low end. A run that
 //! starts with a token must run to the line's end, so it is only started
 //! where the tokens can fill the positions without a copy of its suit.
+//! The budget is also cut to what beats the cheapest whole turn met so far
+//! anywhere in the search (a branch and bound across the memo: the cut
+//! lets values equal to it through, so the states along that turn keep
+//! exact values), and that turn's path is kept: when a limit stops the
+//! search, [`rob_by_sweep`] still answers with it.
 //!
 //! It covers the lines without wrap-around and wild cards without limits
 //! (the rules of `raeuber`), tables whose every meld holds at least two
@@ -55,7 +60,9 @@
 //! most two copies of a face; elsewhere [`rob_by_sweep`] answers `None` and
 //! the branch and bound decides. The walk to the answer takes, at each
 //! step, the first transition (in the order they are listed) that reaches
-//! the optimum, so the answer is canonical.
+//! the optimum, so the answer is canonical (a turn met before a limit
+//! stopped the search is followed along its kept path instead; limits are
+//! counted in states, so that answer is the same on every run too).
 
 use std::time::Instant;
 
@@ -364,30 +371,52 @@ struct RobSweep<'p, 'a> {
     /// Per step: the line position from which on its state's cards are all
     /// still to come (the bound asks the relaxation from there).
     bound_from: Vec<usize>,
+    /// The cheapest whole turn met so far (at first the cost to beat): the
+    /// search cuts every branch that cannot beat it, wherever it was found.
+    found: u64,
+    /// The states (with the cost of the transition into each) from the
+    /// first step down to the one being solved.
+    path: Vec<(State, u64)>,
+    /// The path to the cheapest turn met: its states down to where its
+    /// cost was known (the line's end, or a state whose exact value the
+    /// memo held); the walk follows it, then the memo.
+    found_path: Option<Vec<(State, u64)>>,
 }
+
+/// What the sweep found: a turn cheaper than the cost to beat (with its
+/// cost), if any, and whether it is proven optimal (the search finished;
+/// then no turn at all means none is cheaper).
+pub(super) type SweepAnswer = (Option<(Robbed, u64)>, bool);
 
 /// The best robbing turn by the sweep that costs less than `incumbent`,
 /// when it applies: `None` when the rules or the table are outside what it
-/// covers or `node_limit` (states with their transitions) or the deadline
-/// stopped it (the branch and bound then decides); else the turn, if one
-/// costs less, and `false` (proven).
+/// covers, or when `node_limit` (states with their transitions) or the
+/// deadline stopped it before it met a cheaper turn (the branch and bound
+/// then decides); else the cheapest turn it met, proven optimal unless it
+/// was stopped.
 pub(super) fn rob_by_sweep(
     p: &RobProblem,
     incumbent: u64,
     node_limit: u64,
-) -> Option<Result<(Option<Robbed>, bool), RearrangeError>> {
+) -> Option<Result<SweepAnswer, RearrangeError>> {
     let mut sw = RobSweep::new(p, node_limit)?;
     if !p.tuning.sweep_relaxation {
         sw.relaxation = None;
     }
-    let best = sw.solve(0, &State::default(), incumbent);
-    if sw.stopped {
-        return None;
-    }
-    if best >= incumbent || best >= INF {
-        return Some(Ok((None, false)));
-    }
-    Some(sw.walk(best).map(|r| (Some(r), false)))
+    sw.found = incumbent;
+    let best = sw.solve(0, &State::default(), incumbent, 0);
+    let proven = !sw.stopped;
+    let (target, path) = if proven {
+        if best >= incumbent || best >= INF {
+            return Some(Ok((None, true)));
+        }
+        // The walk follows the memo from the start.
+        (best, Vec::new())
+    } else {
+        // Stopped: the cheapest turn met on the way, if any.
+        (sw.found, sw.found_path.take()?)
+    };
+    Some(sw.walk(target, &path).map(|r| (Some((r, target)), proven)))
 }
 
 impl<'p, 'a> RobSweep<'p, 'a> {
@@ -759,19 +788,28 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             relaxation,
             tokens,
             bound_from,
+            found: INF,
+            path: Vec::new(),
+            found_path: None,
         })
     }
 
     /// Least cost from step `k` in state `st` to the end when it is below
     /// `budget`; otherwise a lower bound on it of at least `budget`. Memo
-    /// entries marked [`BOUND`] are such lower bounds.
-    fn solve(&mut self, k: usize, st: &State, budget: u64) -> u64 {
+    /// entries marked [`BOUND`] are such lower bounds. `acc`: the cost of
+    /// the path to this state ([`RobSweep::path`]); the budget is cut to
+    /// what beats the cheapest turn met so far ([`RobSweep::found`]), and
+    /// a turn cheaper than that is kept for the walk.
+    fn solve(&mut self, k: usize, st: &State, budget: u64, acc: u64) -> u64 {
         if let Step::End = self.steps[k] {
-            return self.end_cost(st).map_or(INF, |(c, _)| c);
+            let c = self.end_cost(st).map_or(INF, |(c, _)| c);
+            self.met(acc, c);
+            return c;
         }
         let key = (k as u16, st.clone());
         if let Some(&c) = self.memo.get(&key) {
             if c & BOUND == 0 {
+                self.met(acc, c);
                 return c;
             }
             if c & !BOUND >= budget {
@@ -781,6 +819,10 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         if self.stopped {
             return INF;
         }
+        // Only what beats the cheapest turn met is worth finding (as the
+        // caller's own budget is cut likewise, a value at or above this
+        // budget is taken for the bound it is).
+        let mut budget = budget.min(self.found.saturating_sub(acc).saturating_add(1));
         let lb = self.lower_bound(k, st, budget);
         if lb >= budget {
             self.memo.insert(key, lb | BOUND);
@@ -801,12 +843,15 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         // The least lower bound of the transitions cut by the budget.
         let mut cut = INF;
         for (next, delta, _) in successors {
+            budget = budget.min(self.found.saturating_sub(acc).saturating_add(1));
             let limit = best.min(budget);
             if delta >= limit {
                 cut = cut.min(delta);
                 continue;
             }
-            let c = delta + self.solve(k + 1, &next, limit - delta);
+            self.path.push((next.clone(), delta));
+            let c = delta + self.solve(k + 1, &next, limit - delta, acc + delta);
+            self.path.pop();
             if c < best {
                 best = c;
             }
@@ -814,6 +859,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         if self.stopped {
             return INF;
         }
+        budget = budget.min(self.found.saturating_sub(acc).saturating_add(1));
         if best < budget {
             self.memo.insert(key, best);
             best
@@ -821,6 +867,17 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             let lb = best.min(cut).max(budget).min(INF);
             self.memo.insert(key, lb | BOUND);
             lb
+        }
+    }
+
+    /// A whole turn along the current path costs `acc + rest` (`rest` exact:
+    /// the line's end, or a value the memo holds): keep it when it beats
+    /// the cheapest met so far.
+    fn met(&mut self, acc: u64, rest: u64) {
+        let total = acc.saturating_add(rest);
+        if total < self.found {
+            self.found = total;
+            self.found_path = Some(self.path.clone());
         }
     }
 
@@ -1603,7 +1660,10 @@ impl<'p, 'a> RobSweep<'p, 'a> {
     }
 
     /// Follow the optimum from the start and build the turn.
-    fn walk(&mut self, best: u64) -> Result<Robbed, RearrangeError> {
+    /// The turn of cost `best` (from the start): along `path` (see
+    /// [`RobSweep::found_path`]) as far as it goes, then along transitions
+    /// whose exact values the memo holds.
+    fn walk(&mut self, best: u64, path: &[(State, u64)]) -> Result<Robbed, RearrangeError> {
         self.record = true;
         let internal = |what: &str| RearrangeError::Internal(format!("robbing sweep: {what}"));
         let mut st = State::default();
@@ -1623,6 +1683,13 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             let mut found = None;
             for (next, delta, act) in succ {
                 if delta > target {
+                    continue;
+                }
+                if let Some((on_path, d)) = path.get(k) {
+                    if *d == delta && *on_path == next {
+                        found = Some((next, delta, act));
+                        break;
+                    }
                     continue;
                 }
                 let rest = match self.steps[k + 1] {
