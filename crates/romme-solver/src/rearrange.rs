@@ -226,6 +226,9 @@ pub(crate) fn rearrange_tuned(
     let deadline = limits.time.map(|t| Instant::now() + t);
     let mut best: Option<(Rearrangement, (u32, usize, usize))> = None;
     let mut optimal = true;
+    // Robbing: the floor without exchanges, a floor for every exchange
+    // choice too (see `free_floor`).
+    let mut floor_without: Option<u64> = None;
     let subsets = 1usize << exchanges.len();
     for mask in 0..subsets {
         let chosen: Vec<usize> = (0..exchanges.len())
@@ -280,6 +283,10 @@ pub(crate) fn rearrange_tuned(
             incumbent,
         };
         let found = if robbing {
+            // No turn with these exchanges can beat the best so far.
+            if floor_without.is_some_and(|f| f >= incumbent) {
+                continue;
+            }
             let (floor, hint) = free_floor(
                 rules,
                 round,
@@ -290,6 +297,9 @@ pub(crate) fn rearrange_tuned(
                 &originals,
                 arrange.clone(),
             )?;
+            if chosen.is_empty() {
+                floor_without = Some(floor);
+            }
             let now = melds_of(&on_table, table.len());
             let problem = RobProblem {
                 checker: &checker,
@@ -379,6 +389,12 @@ pub(crate) fn rearrange_tuned(
 /// left in place is a hand joker placed where it was), so the optimum, when
 /// proven, is a lower bound. `(0, None)` when free rearrangement cannot
 /// answer (wild-card limits) or `(0, hint)` when it hit a limit.
+///
+/// The floor without joker exchanges is a floor for every exchange choice
+/// too: an exchange makes the exchanged card a table card (it must be
+/// melded, where the hand's copy may stay) and adds its face to the
+/// original meld (harder to keep whole), so every turn with the exchange
+/// is an arrangement of the problem without it at no more cost.
 #[allow(clippy::too_many_arguments)]
 fn free_floor(
     rules: &Ruleset,
