@@ -284,7 +284,7 @@ pub(crate) fn rearrange_tuned(
         };
         let found = if robbing {
             // No turn with these exchanges can beat the best so far.
-            if floor_without.is_some_and(|f| f >= incumbent) {
+            if tuning.exchange_floor && floor_without.is_some_and(|f| f >= incumbent) {
                 continue;
             }
             let (floor, hint) = free_floor(
