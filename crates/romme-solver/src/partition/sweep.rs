@@ -463,6 +463,8 @@ pub(super) struct Sweep<'t> {
     /// The relaxation whose values bound this sweep's (see
     /// [`Sweep::lower_bound`]); a relaxation bounds itself.
     bounds: Option<Box<Sweep<'t>>>,
+    /// Bounds are wanted ([`Sweep::with_bounds`]) and not yet made.
+    bounds_wanted: bool,
     /// Bounds worked out: (position, tokens left, low aces) → least cost
     /// from the position on whatever runs are open there, or (with
     /// [`BOUND`] set) a lower bound on it.
@@ -619,6 +621,7 @@ impl<'t> Sweep<'t> {
             // that a token breaks every original it falls in.
             doomed_runs: exact,
             bounds: None,
+            bounds_wanted: false,
             bound_memo: FxHashMap::default(),
             last_bound: None,
             bounds_after: (BOUNDS_AFTER, BOUNDS_AFTER_NATURAL),
@@ -628,22 +631,31 @@ impl<'t> Sweep<'t> {
     /// Prune with bounds from the relaxation of this sweep (a copy that
     /// counts no changes), worked out as they are needed.
     pub(super) fn with_bounds(mut self) -> Self {
-        // The same problem without originals (no changes to track).
-        self.bounds = Sweep::new(
-            self.t,
-            self.counts,
-            self.optional,
-            self.unit,
-            self.scale,
-            usize::from(self.tokens),
-            &[],
-            (self.node_limit, self.deadline),
-        )
-        .map(|mut relaxed| {
-            relaxed.relax();
-            Box::new(relaxed)
-        });
+        self.bounds_wanted = true;
         self
+    }
+
+    /// The relaxation for bounds, made at the first call: the same problem
+    /// without originals (no changes to track).
+    fn bounds_sweep(&mut self) -> Option<&mut Sweep<'t>> {
+        if self.bounds_wanted {
+            self.bounds_wanted = false;
+            self.bounds = Sweep::new(
+                self.t,
+                self.counts,
+                self.optional,
+                self.unit,
+                self.scale,
+                usize::from(self.tokens),
+                &[],
+                (self.node_limit, self.deadline),
+            )
+            .map(|mut relaxed| {
+                relaxed.relax();
+                Box::new(relaxed)
+            });
+        }
+        self.bounds.as_deref_mut()
     }
 
     /// Whether run lengths are capped (just above the minimum, see
@@ -726,10 +738,11 @@ impl<'t> Sweep<'t> {
             if nodes < after {
                 return 0;
             }
-            match self.bounds.as_mut() {
+            let limit = self.node_limit.saturating_sub(nodes);
+            match self.bounds_sweep() {
                 Some(b) => {
                     // What the limit leaves after this sweep's own states.
-                    b.node_limit = self.node_limit.saturating_sub(nodes);
+                    b.node_limit = limit;
                     b.relaxed_value(p, left, aces_low, need)
                 }
                 None => 0,
