@@ -2176,36 +2176,34 @@ mod tests {
         .expect("the sweep applies")
     }
 
-    /// A random problem under `t`: original melds (runs and sets) from two
-    /// decks, hand copies on top, and wild tokens.
-    fn problem(t: &Tables, seed: u64) -> ([u8; FACES], [u8; FACES], usize, Vec<Vec<usize>>) {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut counts = [0u8; FACES];
-        let mut originals = Vec::new();
-        for _ in 0..rng.random_range(2..=9) {
-            let faces: Vec<usize> = if rng.random_bool(0.6) {
-                let s = t.suits[rng.random_range(0..t.suits.len())];
-                let line = &t.line[s];
-                let k = rng.random_range(3..=5);
-                let lo = rng.random_range(0..=line.len() - k);
-                line[lo..lo + k].to_vec()
-            } else {
-                let rank = rng.random_range(0..13);
-                let mut suits = t.suits.clone();
-                while suits.len() > 3 && rng.random_bool(0.5) {
-                    suits.remove(rng.random_range(0..suits.len()));
-                }
-                suits.iter().map(|&s| s * 13 + rank).collect()
-            };
-            if faces.iter().all(|&f| counts[f] < 2) {
-                for &f in &faces {
-                    counts[f] += 1;
-                }
-                originals.push(faces);
+    /// A random meld's faces under `t`: a run of 3–5 or a set of 3–4.
+    fn random_meld(t: &Tables, rng: &mut ChaCha8Rng) -> Vec<usize> {
+        if rng.random_bool(0.6) {
+            let s = t.suits[rng.random_range(0..t.suits.len())];
+            let line = &t.line[s];
+            let k = rng.random_range(3..=5);
+            let lo = rng.random_range(0..=line.len() - k);
+            line[lo..lo + k].to_vec()
+        } else {
+            let rank = rng.random_range(0..13);
+            let mut suits = t.suits.clone();
+            while suits.len() > 3 && rng.random_bool(0.5) {
+                suits.remove(rng.random_range(0..suits.len()));
             }
+            suits.iter().map(|&s| s * 13 + rank).collect()
         }
+    }
+
+    /// Up to `n` random hand copies added to `counts` (at most two copies
+    /// of a face in all): the hand's copies per face.
+    fn hand_copies(
+        t: &Tables,
+        rng: &mut ChaCha8Rng,
+        counts: &mut [u8; FACES],
+        n: usize,
+    ) -> [u8; FACES] {
         let mut optional = [0u8; FACES];
-        for _ in 0..rng.random_range(3..=14) {
+        for _ in 0..n {
             let s = t.suits[rng.random_range(0..t.suits.len())];
             let f = s * 13 + rng.random_range(0..13);
             if counts[f] < 2 {
@@ -2213,6 +2211,26 @@ mod tests {
                 optional[f] += 1;
             }
         }
+        optional
+    }
+
+    /// A random problem under `t`: original melds (runs and sets) from two
+    /// decks, hand copies on top, and wild tokens.
+    fn problem(t: &Tables, seed: u64) -> ([u8; FACES], [u8; FACES], usize, Vec<Vec<usize>>) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut counts = [0u8; FACES];
+        let mut originals = Vec::new();
+        for _ in 0..rng.random_range(2..=9) {
+            let faces = random_meld(t, &mut rng);
+            if faces.iter().all(|&f| counts[f] < 2) {
+                for &f in &faces {
+                    counts[f] += 1;
+                }
+                originals.push(faces);
+            }
+        }
+        let n = rng.random_range(3..=14);
+        let optional = hand_copies(t, &mut rng, &mut counts, n);
         let tokens = if rng.random_bool(0.5) {
             0
         } else {
@@ -2285,20 +2303,7 @@ mod tests {
         let mut tokens = 0;
         let mut holes = false;
         for _ in 0..rng.random_range(2..=7) {
-            let mut faces: Vec<usize> = if rng.random_bool(0.6) {
-                let s = t.suits[rng.random_range(0..t.suits.len())];
-                let line = &t.line[s];
-                let k = rng.random_range(3..=5);
-                let lo = rng.random_range(0..=line.len() - k);
-                line[lo..lo + k].to_vec()
-            } else {
-                let rank = rng.random_range(0..13);
-                let mut suits = t.suits.clone();
-                while suits.len() > 3 && rng.random_bool(0.5) {
-                    suits.remove(rng.random_range(0..suits.len()));
-                }
-                suits.iter().map(|&s| s * 13 + rank).collect()
-            };
+            let mut faces = random_meld(t, &mut rng);
             // Jokers where some of its cards would be: a run has holes
             // where one stood between two cards that are left.
             let run = faces[0] % 13 != faces[1] % 13;
@@ -2328,15 +2333,8 @@ mod tests {
                 originals.push(faces);
             }
         }
-        let mut optional = [0u8; FACES];
-        for _ in 0..rng.random_range(3..=8) {
-            let s = t.suits[rng.random_range(0..t.suits.len())];
-            let f = s * 13 + rng.random_range(0..13);
-            if counts[f] < 2 {
-                counts[f] += 1;
-                optional[f] += 1;
-            }
-        }
+        let n = rng.random_range(3..=8);
+        let optional = hand_copies(t, &mut rng, &mut counts, n);
         (counts, optional, tokens, originals, holes)
     }
 
