@@ -406,17 +406,21 @@ pub(super) fn rob_by_sweep(
     sw.found = incumbent;
     let best = sw.solve(0, &State::default(), incumbent, 0);
     let proven = !sw.stopped;
-    let (target, path) = if proven {
+    if proven {
         if best >= incumbent || best >= INF {
             return Some(Ok((None, true)));
         }
         // The walk follows the memo from the start.
-        (best, Vec::new())
-    } else {
-        // Stopped: the cheapest turn met on the way, if any.
-        (sw.found, sw.found_path.take()?)
-    };
-    Some(sw.walk(target, &path).map(|r| (Some((r, target)), proven)))
+        return Some(sw.walk(best, &[]).map(|r| (Some((r, best)), true)));
+    }
+    // Stopped: the cheapest turn met on the way, if any (a walk that
+    // could not follow it would be a bug; the branch and bound then goes
+    // on as if the sweep had met nothing).
+    let path = sw.found_path.take()?;
+    let target = sw.found;
+    sw.walk(target, &path)
+        .ok()
+        .map(|r| Ok((Some((r, target)), false)))
 }
 
 impl<'p, 'a> RobSweep<'p, 'a> {
