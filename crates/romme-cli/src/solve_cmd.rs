@@ -137,7 +137,8 @@ impl RulesCache {
 }
 
 fn answer(cache: &mut RulesCache, line: &str) -> Result<String, String> {
-    let req: Request = serde_json::from_str(line).map_err(|e| e.to_string())?;
+    let req: Request =
+        serde_json::from_str(line).map_err(|e| romme_engine::driver::request_error(&e))?;
     let name = cache.name(req.rules.as_deref());
     let shared = Arc::clone(cache.load(&name)?);
     let rules: &Ruleset = &shared;

@@ -88,12 +88,24 @@ pub fn presets_only(name: &str) -> Result<Ruleset, String> {
     }
 }
 
+/// A request line that is not the JSON asked for, in words: the position
+/// as the column of that line (serde's "at line 1 column N" would name the
+/// line within the request, always 1, next to the caller's input line).
+pub fn request_error(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let position = format!(" at line {} column {}", e.line(), e.column());
+    match text.strip_suffix(&position) {
+        Some(what) if e.line() == 1 => format!("{what} (column {})", e.column()),
+        _ => text,
+    }
+}
+
 fn answer(
     game: &mut Option<Game>,
     line: &str,
     resolve: &dyn Fn(&str) -> Result<Ruleset, String>,
 ) -> Result<String, String> {
-    let req: Request = serde_json::from_str(line).map_err(|e| e.to_string())?;
+    let req: Request = serde_json::from_str(line).map_err(|e| request_error(&e))?;
     let no_game = || "no game yet: send {\"cmd\": \"new\", ...} first".to_string();
     match req {
         Request::New {
@@ -140,5 +152,30 @@ fn answer(
             *game = Some(g);
             ok(json!({ "turn": turn }))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::request_error;
+
+    /// A bad request line names the column, not serde's "line 1" of the
+    /// one-line request (a syntax error and a number out of range).
+    #[test]
+    fn request_errors_name_the_column() {
+        let Err(e) = serde_json::from_str::<serde_json::Value>(r#"{"hand": ["7h" "8h"]}"#) else {
+            panic!("not JSON");
+        };
+        let text = request_error(&e);
+        assert!(text.ends_with("(column 16)"), "{text}");
+        assert!(!text.contains("at line"), "{text}");
+        let Err(e) = serde_json::from_str::<u8>("300") else {
+            panic!("out of range");
+        };
+        assert!(
+            request_error(&e).contains("column"),
+            "{}",
+            request_error(&e)
+        );
     }
 }
