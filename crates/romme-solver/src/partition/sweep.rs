@@ -2328,11 +2328,11 @@ mod tests {
             let first = kept.iter().position(|&k| k).unwrap_or(0);
             let last = kept.iter().rposition(|&k| k).unwrap_or(0);
             let holed = run && kept[first..=last].contains(&false);
-            let mut i = 0;
-            faces.retain(|_| {
-                i += 1;
-                kept[i - 1]
-            });
+            faces = faces
+                .into_iter()
+                .zip(&kept)
+                .filter_map(|(f, &k)| k.then_some(f))
+                .collect();
             if faces.iter().all(|&f| counts[f] < 2) {
                 holes |= holed;
                 tokens += taken;

@@ -399,11 +399,10 @@ pub(super) fn rob_by_sweep(
     incumbent: u64,
     node_limit: u64,
 ) -> Option<Result<SweepAnswer, RearrangeError>> {
-    let mut sw = RobSweep::new(p, node_limit)?;
+    let mut sw = RobSweep::new(p, incumbent, node_limit)?;
     if !p.tuning.sweep_relaxation {
         sw.relaxation = None;
     }
-    sw.found = incumbent;
     let best = sw.solve(0, &State::default(), incumbent, 0);
     let proven = !sw.stopped;
     if proven {
@@ -424,9 +423,10 @@ pub(super) fn rob_by_sweep(
 }
 
 impl<'p, 'a> RobSweep<'p, 'a> {
-    /// The sweep for `p` within `node_limit`, or `None` where the rules or
-    /// the table are outside what it covers (see the module doc).
-    fn new(p: &'p RobProblem<'a>, node_limit: u64) -> Option<Self> {
+    /// The sweep for `p` with `incumbent` the cost to beat, within
+    /// `node_limit`, or `None` where the rules or the table are outside
+    /// what it covers (see the module doc).
+    fn new(p: &'p RobProblem<'a>, incumbent: u64, node_limit: u64) -> Option<Self> {
         let rules = p.rules;
         let w = &rules.melds.wilds;
         if !(w.share == WildShare::Any
@@ -792,7 +792,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             relaxation,
             tokens,
             bound_from,
-            found: INF,
+            found: incumbent,
             path: Vec::new(),
             found_path: None,
         })
@@ -826,7 +826,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         // Only what beats the cheapest turn met is worth finding (as the
         // caller's own budget is cut likewise, a value at or above this
         // budget is taken for the bound it is).
-        let mut budget = budget.min(self.found.saturating_sub(acc).saturating_add(1));
+        let mut budget = budget.min(self.worth(acc));
         let lb = self.lower_bound(k, st, budget);
         if lb >= budget {
             self.memo.insert(key, lb | BOUND);
@@ -847,7 +847,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         // The least lower bound of the transitions cut by the budget.
         let mut cut = INF;
         for (next, delta, _) in successors {
-            budget = budget.min(self.found.saturating_sub(acc).saturating_add(1));
+            budget = budget.min(self.worth(acc));
             let limit = best.min(budget);
             if delta >= limit {
                 cut = cut.min(delta);
@@ -863,7 +863,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         if self.stopped {
             return INF;
         }
-        budget = budget.min(self.found.saturating_sub(acc).saturating_add(1));
+        budget = budget.min(self.worth(acc));
         if best < budget {
             self.memo.insert(key, best);
             best
@@ -872,6 +872,14 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             self.memo.insert(key, lb | BOUND);
             lb
         }
+    }
+
+    /// The most a state reached at cost `acc` is worth searching for: one
+    /// more than what keeps a turn through it from costing more than the
+    /// cheapest met (ties pass, so the states along that turn keep exact
+    /// values for the walk).
+    fn worth(&self, acc: u64) -> u64 {
+        self.found.saturating_sub(acc).saturating_add(1)
     }
 
     /// A whole turn along the current path costs `acc + rest` (`rest` exact:
