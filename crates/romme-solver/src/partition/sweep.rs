@@ -258,12 +258,15 @@ struct Group {
 
 /// What runs that hold an original offer from a position on, for
 /// [`Sweep::excess`]: per suit and position, the original runs not yet
-/// begun that hold it or can be stretched to it, and the positions a run
-/// open before it can reach.
+/// begun that hold it or can be stretched to it, plus (where a run open
+/// before it can reach it with the tokens left) the suit's open runs;
+/// kept as the positions where the cards outnumber them, per number of
+/// open runs, so that a state's bound is a lookup per suit.
 #[derive(Debug, Clone, Copy)]
 struct Slots {
-    runs: [[u8; 16]; 5],
-    reach: [u16; 5],
+    /// Per suit and number of runs of the suit open before `p`: the
+    /// positions (bits) with more cards than runs through them.
+    over: [[u16; MAX_OPEN + 1]; 5],
 }
 
 /// Per suit and position, the cards that need a run through it (see
@@ -1122,18 +1125,12 @@ impl<'t> Sweep<'t> {
         for o in state.open() {
             open[usize::from(o.suit())] += 1;
         }
-        // Per suit, the positions with more cards than runs through them.
+        // Per suit, the positions with more cards than runs through them
+        // (a state holds at most MAX_OPEN runs).
         let mut per_suit = [0u16; 5];
         let mut any = 0;
         for &s in &self.t.suits {
-            let reach = slots.reach[s];
-            let ahead = slots.runs[s].iter().zip(&self.demand[s]);
-            for (q, (&runs, &demand)) in ahead.enumerate().take(self.len).skip(p) {
-                let through = runs + if reach >> q & 1 == 1 { open[s] } else { 0 };
-                if demand > through {
-                    per_suit[s] |= 1 << q;
-                }
-            }
+            per_suit[s] = slots.over[s][usize::from(open[s]).min(MAX_OPEN)];
             any |= per_suit[s];
         }
         if any == 0 {
@@ -1158,18 +1155,16 @@ impl<'t> Sweep<'t> {
     /// [`Slots`] from position `p` on with `left` tokens left.
     fn slots_at(&self, p: usize, left: u8) -> Slots {
         let t = self.t;
-        let mut slots = Slots {
-            runs: [[0; 16]; 5],
-            reach: [0; 5],
-        };
+        let mut runs = [[0u8; 16]; 5];
+        let mut reach = [0u16; 5];
         for &s in &t.suits {
             let line = &t.line[s];
             let no_card = &self.no_card[s];
             // Positions a..b without a card.
             let gaps = |a: usize, b: usize| no_card[b] - no_card[a];
-            for (q, runs) in slots.runs[s].iter_mut().enumerate().take(self.len).skip(p) {
+            for (q, runs) in runs[s].iter_mut().enumerate().take(self.len).skip(p) {
                 if gaps(p, q + 1) <= left {
-                    slots.reach[s] |= 1 << q;
+                    reach[s] |= 1 << q;
                 }
                 *runs = self
                     .orig_runs
@@ -1195,6 +1190,22 @@ impl<'t> Sweep<'t> {
                             .unwrap_or(0)
                     })
                     .sum();
+            }
+        }
+        // Per number of open runs of the suit: the positions from `p` on
+        // with more cards than runs can pass through them.
+        let mut slots = Slots {
+            over: [[0; MAX_OPEN + 1]; 5],
+        };
+        for &s in &t.suits {
+            for (open, over) in slots.over[s].iter_mut().enumerate() {
+                for q in p..self.len {
+                    let through =
+                        usize::from(runs[s][q]) + if reach[s] >> q & 1 == 1 { open } else { 0 };
+                    if usize::from(self.demand[s][q]) > through {
+                        *over |= 1 << q;
+                    }
+                }
             }
         }
         slots
