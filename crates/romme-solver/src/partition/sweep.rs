@@ -1127,23 +1127,25 @@ impl<'t> Sweep<'t> {
         }
         // Per suit, the positions with more cards than runs through them
         // (a state holds at most MAX_OPEN runs).
+        // Only the suits with such positions (a suit without is never
+        // worth taking whole).
         let mut per_suit = [0u16; 5];
-        let mut any = 0;
+        let mut n = 0;
         for &s in &self.t.suits {
-            per_suit[s] = slots.over[s][usize::from(open[s]).min(MAX_OPEN)];
-            any |= per_suit[s];
-        }
-        if any == 0 {
-            return 0;
+            let over = slots.over[s][usize::from(open[s]).min(MAX_OPEN)];
+            if over != 0 {
+                per_suit[n] = over;
+                n += 1;
+            }
         }
         // The fewest lines: some suits taken whole, the other cards' ranks.
-        let suits = &self.t.suits;
-        (0u32..1 << suits.len())
+        let per_suit = &per_suit[..n];
+        (0u32..1 << n)
             .map(|taken| {
                 let mut ranks = 0u16;
-                for (k, &s) in suits.iter().enumerate() {
+                for (k, &over) in per_suit.iter().enumerate() {
                     if taken >> k & 1 == 0 {
-                        ranks |= per_suit[s];
+                        ranks |= over;
                     }
                 }
                 u64::from(taken.count_ones() + ranks.count_ones())
