@@ -1007,24 +1007,16 @@ impl<'t> Sweep<'t> {
             self.stopped = true;
             return INF;
         }
-        let after = if self.tokens == 0 {
-            self.bounds_after.1
-        } else {
-            self.bounds_after.0
-        };
         // Changed melds still to come: the open runs that can no longer hold
         // an original, and those the cards ahead force (see `excess`). Not
-        // for small problems, which finish faster than the bound, nor where
-        // the limit leaves room for a card left in the hand (the bound
-        // counts at most one change per open run and one per suit).
+        // where the limit leaves room for a card left in the hand (the bound
+        // counts at most one change per open run and one per suit). From
+        // the first state on: with the slots kept per position and tokens
+        // left, a state's bound is a few lookups (measured on the `offen`
+        // ~60 positions: the median 11.41 M -> 10.91 M instructions against
+        // starting after `bounds_after` states).
         let most = (MAX_OPEN + self.t.suits.len()) as u64;
-        if !self.relaxation
-            && self.doomed_runs
-            && p > 0
-            && p < self.len
-            && self.nodes > after
-            && limit <= most
-        {
+        if !self.relaxation && self.doomed_runs && p > 0 && p < self.len && limit <= most {
             let left = self.tokens - state.used;
             let doomed = state
                 .open()
