@@ -282,12 +282,20 @@ struct Search<'p, 'a> {
     done: bool,
     /// Hint melds (sorted cards) and whether the current path uses them.
     hint_melds: Vec<(Vec<CardKind>, bool)>,
+    /// Per hint meld, the sum of its cards' [`kind_sig`]: a candidate
+    /// with another sum is not that meld (checked before its cards are
+    /// gathered and sorted).
+    hint_sigs: Vec<u64>,
     hint_left: Vec<CardKind>,
     best_cost: u64,
     best: Option<Robbed>,
     error: Option<RearrangeError>,
     /// The node at which the sweep takes over (`u64::MAX`: never).
     sweep_at: u64,
+    /// A buffer for the melds `candidates` generates (kept between calls:
+    /// its entries are large, and growing it anew each time was a tenth
+    /// of a middling position).
+    raw_buf: Raw,
 }
 
 /// Search for the best robbing turn that beats `p.incumbent`. Returns it
@@ -395,6 +403,7 @@ impl<'p, 'a> Search<'p, 'a> {
             stopped: false,
             level: 0,
             residual_memo: Default::default(),
+            raw_buf: Vec::new(),
             width: usize::MAX,
             pass_end: u64::MAX,
             pass_over: false,
@@ -410,6 +419,16 @@ impl<'p, 'a> Search<'p, 'a> {
                             m.sort_unstable();
                             (m, false)
                         })
+                        .collect()
+                })
+                .unwrap_or_default(),
+            hint_sigs: p
+                .hint
+                .as_ref()
+                .map(|(melds, _)| {
+                    melds
+                        .iter()
+                        .map(|m| m.iter().fold(0u64, |h, &c| h.wrapping_add(kind_sig(c))))
                         .collect()
                 })
                 .unwrap_or_default(),
@@ -753,7 +772,21 @@ impl<'p, 'a> Search<'p, 'a> {
 
     /// The unused hint meld with the same cards as `cand`, if any.
     fn hint_meld(&self, cand: &[usize]) -> Option<usize> {
+        // (Most candidates are no hint meld: passed over by the length and
+        // the sum of the cards' signatures before the cards are gathered
+        // and sorted.)
         if self.hint_melds.is_empty() {
+            return None;
+        }
+        let sig = cand
+            .iter()
+            .fold(0u64, |h, &k| h.wrapping_add(kind_sig(self.items[k].card)));
+        if !self
+            .hint_melds
+            .iter()
+            .zip(&self.hint_sigs)
+            .any(|((m, used), &h)| !used && m.len() == cand.len() && h == sig)
+        {
             return None;
         }
         let mut kinds: SmallVec<[CardKind; 12]> =
@@ -1015,7 +1048,8 @@ impl<'p, 'a> Search<'p, 'a> {
     /// Every new meld that holds hand card `a` as its first hand card, in
     /// search order: most hand cards first, then fewest robbed cards.
     fn candidates(&mut self, a: usize) -> Vec<Items> {
-        let mut raw: Raw = Vec::new();
+        let mut raw: Raw = std::mem::take(&mut self.raw_buf);
+        raw.clear();
         let wilds: Items = self
             .wilds
             .iter()
@@ -1063,14 +1097,17 @@ impl<'p, 'a> Search<'p, 'a> {
             self.with_wilds(&[], Form::Wild, a, &wilds, &mut raw);
         }
         // The same cards may come up more than once: the first stays (a
-        // stable sort keeps the order among equal ones).
+        // stable sort keeps the order among equal ones). The entries are
+        // large: their places are sorted, not the entries.
         for (cand, _, _) in raw.iter_mut() {
             cand.sort_unstable();
         }
-        raw.sort_by(|x, y| x.0.cmp(&y.0));
-        raw.dedup_by(|later, first| later.0 == first.0);
-        let mut out: Vec<(Items, (usize, u64, bool))> = Vec::new();
-        for (cand, form, wild_count) in raw {
+        let mut order: Vec<usize> = (0..raw.len()).collect();
+        order.sort_by(|&x, &y| raw[x].0.cmp(&raw[y].0));
+        order.dedup_by(|later, first| raw[*later].0 == raw[*first].0);
+        let mut out: Vec<(Items, (usize, u64, bool))> = Vec::with_capacity(order.len());
+        for &i in &order {
+            let (cand, form, wild_count) = (std::mem::take(&mut raw[i].0), raw[i].1, raw[i].2);
             self.nodes += 1;
             let naturals = cand.len() - wild_count;
             let valid = match self.quick_valid(form, naturals, wild_count) {
@@ -1082,6 +1119,7 @@ impl<'p, 'a> Search<'p, 'a> {
                         Ok(v) => v,
                         Err(e) => {
                             self.error = Some(e.into());
+                            self.raw_buf = raw;
                             return Vec::new();
                         }
                     }
@@ -1099,14 +1137,20 @@ impl<'p, 'a> Search<'p, 'a> {
             });
             out.push((cand, (hand, value, whole)));
         }
+        self.raw_buf = raw;
         // Most hand cards, most points placed, no change (a lay-off) first,
-        // fewest table cards.
-        out.sort_by(|x, y| {
+        // fewest table cards (their places sorted, as above).
+        let mut order: Vec<usize> = (0..out.len()).collect();
+        order.sort_by(|&i, &j| {
+            let (x, y) = (&out[i], &out[j]);
             (y.1.0, y.1.1, y.1.2, x.0.len())
                 .cmp(&(x.1.0, x.1.1, x.1.2, y.0.len()))
                 .then_with(|| x.0.cmp(&y.0))
         });
-        out.into_iter().map(|(c, _)| c).collect()
+        order
+            .into_iter()
+            .map(|i| std::mem::take(&mut out[i].0))
+            .collect()
     }
 
     /// Validity of a generated meld from its form and counts, when the
@@ -1284,6 +1328,15 @@ impl<'p, 'a> Search<'p, 'a> {
             raw.push((cand, form, count));
         }
     }
+}
+
+/// A card kind's signature for [`Search::hint_meld`]'s quick test: its
+/// index mixed into 64 bits, so that sums over different collections of
+/// cards seldom agree (equal sums are then compared card by card).
+fn kind_sig(c: CardKind) -> u64 {
+    let x = c.face().map_or(0, |f| f.index() as u64 + 1);
+    let y = (x + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    y ^ (y >> 29)
 }
 
 /// The random positions of the `rearrange_stats` example.
