@@ -1193,10 +1193,10 @@ impl<'t> Sweep<'t> {
         };
         for &s in &t.suits {
             for (open, over) in slots.over[s].iter_mut().enumerate() {
-                for q in p..self.len {
-                    let through =
-                        usize::from(runs[s][q]) + if reach[s] >> q & 1 == 1 { open } else { 0 };
-                    if usize::from(self.demand[s][q]) > through {
+                let ahead = runs[s].iter().zip(&self.demand[s]).enumerate();
+                for (q, (&runs, &demand)) in ahead.take(self.len).skip(p) {
+                    let through = usize::from(runs) + if reach[s] >> q & 1 == 1 { open } else { 0 };
+                    if usize::from(demand) > through {
                         *over |= 1 << q;
                     }
                 }
