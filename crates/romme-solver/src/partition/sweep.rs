@@ -1192,13 +1192,21 @@ impl<'t> Sweep<'t> {
             over: [[0; MAX_OPEN + 1]; 5],
         };
         for &s in &t.suits {
-            for (open, over) in slots.over[s].iter_mut().enumerate() {
-                let ahead = runs[s].iter().zip(&self.demand[s]).enumerate();
-                for (q, (&runs, &demand)) in ahead.take(self.len).skip(p) {
-                    let through = usize::from(runs) + if reach[s] >> q & 1 == 1 { open } else { 0 };
-                    if usize::from(demand) > through {
-                        *over |= 1 << q;
-                    }
+            let ahead = runs[s].iter().zip(&self.demand[s]).enumerate();
+            for (q, (&runs, &demand)) in ahead.take(self.len).skip(p) {
+                // Cards beyond the original runs: outnumbering the runs
+                // through it with fewer open runs than that (any number
+                // where no open run can reach it).
+                let beyond = usize::from(demand.saturating_sub(runs));
+                let upto = if reach[s] >> q & 1 == 1 {
+                    beyond.min(MAX_OPEN + 1)
+                } else if beyond > 0 {
+                    MAX_OPEN + 1
+                } else {
+                    0
+                };
+                for over in &mut slots.over[s][..upto] {
+                    *over |= 1 << q;
                 }
             }
         }
