@@ -482,9 +482,10 @@ pub(super) struct Sweep<'t> {
     bound_memo: FxHashMap<BoundKey, u64>,
     /// The last entry of `bound_memo` asked for or written.
     last_bound: Option<(BoundKey, u64)>,
-    /// States evaluated before bounds are used, with wild tokens (per
-    /// token for the relaxation's) and without ([`BOUNDS_AFTER`],
-    /// [`BOUNDS_AFTER_NATURAL`]; tests use 0).
+    /// States evaluated before the relaxation's bounds are used, with
+    /// wild tokens (per token) and without ([`BOUNDS_AFTER`],
+    /// [`BOUNDS_AFTER_NATURAL`]; tests use 0). The bounds on changed melds
+    /// (doomed runs, `excess`) run from the first state.
     bounds_after: (u64, u64),
 }
 
