@@ -1118,10 +1118,9 @@ impl<'t> Sweep<'t> {
         for o in state.open() {
             open[usize::from(o.suit())] += 1;
         }
-        // Per suit, the positions with more cards than runs through them
-        // (a state holds at most MAX_OPEN runs).
-        // Only the suits with such positions (a suit without is never
-        // worth taking whole).
+        // Per suit, the positions with more cards than runs through them;
+        // only the suits with such positions are kept (a suit without is
+        // never worth taking whole).
         let mut per_suit = [0u16; 5];
         let mut n = 0;
         for &s in &self.t.suits {
