@@ -1371,6 +1371,61 @@ mod tests {
             .map(|r| (r.optimal, r.hand.len(), r.placed_value, r.changed))
     }
 
+    /// A candidate meld is the hint's meld when it holds the same cards,
+    /// in whatever order, and only while the path has not used it: the
+    /// quick test by length and card signatures passes over the others and
+    /// never over that one.
+    #[test]
+    fn candidates_find_the_hint_meld_and_only_it() {
+        use super::{RobProblem, Search};
+        use romme_core::meld::MeldChecker;
+        use romme_core::notation::parse_cards;
+        let Some(Ok(rules)) = presets::load("raeuber") else {
+            panic!("raeuber preset");
+        };
+        let checker = MeldChecker::new(&rules, None).expect("checker");
+        let solver = PartitionSolver::new(&rules, None).expect("solver");
+        let hand = parse_cards("9h 7h 8h 7c 7d 5s *").expect("cards");
+        let hint_meld = parse_cards("8h 9h 7h").expect("cards");
+        let p = RobProblem {
+            checker: &checker,
+            solver: &solver,
+            rules: &rules,
+            round: None,
+            table: &[],
+            kinds: &[],
+            hand: &hand,
+            unit: 1000,
+            node_limit: 1_000_000,
+            deadline: None,
+            incumbent: u64::MAX,
+            floor: 0,
+            hint: Some((vec![hint_meld.clone()], parse_cards("5s").expect("cards"))),
+            tuning: Tuning::PLAIN,
+        };
+        let mut s = Search::new(&p);
+        let mut wanted = hint_meld.clone();
+        wanted.sort_unstable();
+        let (mut hits, mut others) = (0, 0);
+        for a in 0..s.hand_len {
+            for cand in s.candidates(a) {
+                let mut cards: Vec<CardKind> = cand.iter().map(|&k| s.items[k].card).collect();
+                cards.sort_unstable();
+                if cards == wanted {
+                    assert_eq!(s.hint_meld(&cand), Some(0), "{cards:?}");
+                    s.hint_melds[0].1 = true;
+                    assert_eq!(s.hint_meld(&cand), None, "a used hint meld");
+                    s.hint_melds[0].1 = false;
+                    hits += 1;
+                } else {
+                    assert_eq!(s.hint_meld(&cand), None, "{cards:?}");
+                    others += 1;
+                }
+            }
+        }
+        assert!(hits >= 1 && others >= 10, "{hits} hits, {others} others");
+    }
+
     /// Every switch on, from the first node and at every level.
     const EAGER: Tuning = Tuning {
         realize_hint: true,
