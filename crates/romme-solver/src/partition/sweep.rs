@@ -1149,18 +1149,25 @@ impl<'t> Sweep<'t> {
     /// [`Slots`] from position `p` on with `left` tokens left.
     fn slots_at(&self, p: usize, left: u8) -> Slots {
         let t = self.t;
-        let mut runs = [[0u8; 16]; 5];
+        // Per suit and position: the runs holding an original that can
+        // take it, and (bits) where a run open before `p` can reach.
+        let mut orig_through = [[0u8; 16]; 5];
         let mut reach = [0u16; 5];
         for &s in &t.suits {
             let line = &t.line[s];
             let no_card = &self.no_card[s];
             // Positions a..b without a card.
             let gaps = |a: usize, b: usize| no_card[b] - no_card[a];
-            for (q, runs) in runs[s].iter_mut().enumerate().take(self.len).skip(p) {
+            for (q, through) in orig_through[s]
+                .iter_mut()
+                .enumerate()
+                .take(self.len)
+                .skip(p)
+            {
                 if gaps(p, q + 1) <= left {
                     reach[s] |= 1 << q;
                 }
-                *runs = self
+                *through = self
                     .orig_runs
                     .iter()
                     .filter(|&&(os, a, b)| {
@@ -1192,12 +1199,12 @@ impl<'t> Sweep<'t> {
             over: [[0; MAX_OPEN + 1]; 5],
         };
         for &s in &t.suits {
-            let ahead = runs[s].iter().zip(&self.demand[s]).enumerate();
-            for (q, (&runs, &demand)) in ahead.take(self.len).skip(p) {
+            let ahead = orig_through[s].iter().zip(&self.demand[s]).enumerate();
+            for (q, (&through, &demand)) in ahead.take(self.len).skip(p) {
                 // Cards beyond the original runs: outnumbering the runs
                 // through it with fewer open runs than that (any number
                 // where no open run can reach it).
-                let beyond = usize::from(demand.saturating_sub(runs));
+                let beyond = usize::from(demand.saturating_sub(through));
                 let upto = if reach[s] >> q & 1 == 1 {
                     beyond.min(MAX_OPEN + 1)
                 } else if beyond > 0 {

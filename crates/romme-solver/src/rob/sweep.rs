@@ -1671,8 +1671,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         }
     }
 
-    /// Follow the optimum from the start and build the turn.
-    /// The turn of cost `best` (from the start): along `path` (see
+    /// Build the turn of cost `best` from the start: along `path` (see
     /// [`RobSweep::found_path`]) as far as it goes, then along transitions
     /// whose exact values the memo holds.
     fn walk(&mut self, best: u64, path: &[(State, u64)]) -> Result<Robbed, RearrangeError> {
