@@ -75,6 +75,20 @@ impl Game {
         hand: &[CardKind],
         must: &[CardKind],
     ) -> Vec<MeldRefs> {
+        self.opening_combos_by(groups, hand, must, |search, roots, state| {
+            search.go(0, roots, opening::Tally::default(), state);
+        })
+    }
+
+    /// [`Game::opening_combos`] with the search run by `run` (from the
+    /// first meld to the last root).
+    fn opening_combos_by(
+        &self,
+        groups: &[Arc<[Declaration]>],
+        hand: &[CardKind],
+        must: &[CardKind],
+        run: impl FnOnce(&OpeningSearch<'_>, usize, &mut SearchState),
+    ) -> Vec<MeldRefs> {
         let mut decls: Vec<Decl<'_>> = meld_refs(groups)
             .map(|(at, d)| {
                 let holds = d.ordered.iter().any(|c| must.contains(&c.card));
@@ -91,18 +105,12 @@ impl Game {
             .iter()
             .map(|d| d.2.ordered.iter().map(|c| kind_slot(c.card)).collect())
             .collect();
-        let masks: Vec<u128> = slots
-            .iter()
-            .map(|cards| cards.iter().fold(0u128, |m, &c| m | 1 << c))
-            .collect();
         let mut held = [0u8; KIND_SLOTS];
         for &k in hand {
             let slot = usize::from(kind_slot(k));
             held[slot] = held[slot].saturating_add(1);
         }
-        let empty = (0..KIND_SLOTS)
-            .filter(|&slot| held[slot] == 0)
-            .fold(0u128, |m, slot| m | 1 << slot);
+        let short = Shortages::new(&slots);
         let mut needed: SmallVec<[(u8, u8); 4]> = SmallVec::new();
         for &m in must {
             let slot = kind_slot(m);
@@ -115,7 +123,7 @@ impl Game {
             rules: &self.rules,
             decls: &decls,
             slots: &slots,
-            masks: &masks,
+            short: &short,
             held,
             needed,
             // Only counted with `table_counts` (working it out costs).
@@ -131,12 +139,13 @@ impl Game {
         let mut state = SearchState {
             chosen: Vec::new(),
             left: held,
-            empty,
+            blocked: short.initial(&held),
+            saved: Vec::new(),
             left_len: hand.len(),
             out: Vec::new(),
             steps: 0,
         };
-        search.go(0, roots, opening::Tally::default(), &mut state);
+        run(&search, roots, &mut state);
         let mut out = state.out;
         out.sort_by_key(|&(value, cards, _)| std::cmp::Reverse((value, cards)));
         out.into_iter().map(|(_, _, c)| c).collect()
@@ -1252,8 +1261,8 @@ struct OpeningSearch<'a> {
     decls: &'a [Decl<'a>],
     /// The kinds of each declaration's cards, as slots.
     slots: &'a [SmallVec<[u8; 8]>],
-    /// The slots of each declaration's cards, a bit per slot.
-    masks: &'a [u128],
+    /// Which melds lack cards when a kind runs short.
+    short: &'a Shortages,
     /// Cards of the hand per slot.
     held: [u8; KIND_SLOTS],
     /// The `must` cards: (slot, copies).
@@ -1276,9 +1285,11 @@ struct SearchState {
     chosen: Vec<usize>,
     /// Cards not yet in a chosen meld, per slot, and how many.
     left: [u8; KIND_SLOTS],
-    /// The slots with no card left, a bit per slot: a meld that needs one
-    /// of them is passed over without looking at its cards.
-    empty: u128,
+    /// The melds that need more of some kind than is left, a bit per meld
+    /// (see [`Shortages`]): the search passes over them without looking.
+    blocked: Bits,
+    /// `blocked` as it was before each chosen meld, one after the other.
+    saved: Vec<u64>,
     left_len: usize,
     /// (points, cards, melds) of the combinations found.
     out: Vec<(u32, usize, MeldRefs)>,
@@ -1289,50 +1300,79 @@ impl OpeningSearch<'_> {
     /// Add melds `from..to` (each at most once, in order) to the chosen
     /// ones (summed up in `tally`), recording every combination that
     /// qualifies.
+    ///
+    /// Every meld of the range counts a step, also one passed over for
+    /// want of cards, and the search stops at the first step past
+    /// [`OPENING_STEPS`] (see `go_plain` in the tests, which tries each
+    /// meld in turn): melds passed over are counted in one go, the melds
+    /// that can be taken found by their bits.
     fn go(&self, from: usize, to: usize, tally: opening::Tally, st: &mut SearchState) {
-        let masks = self.masks.get(from..to).unwrap_or_default();
-        for (i, &mask) in (from..).zip(masks) {
-            // A full list of combinations spends the steps (below): the
-            // search stops at the next one either way.
-            st.steps += 1;
-            if st.steps > OPENING_STEPS {
-                return;
+        // The next meld whose step is not counted yet.
+        let mut next = from;
+        let mut word = from / 64;
+        while word * 64 < to {
+            let base = word * 64;
+            let mut free = !st.blocked[word];
+            if from > base {
+                free &= u64::MAX << (from - base);
             }
-            if mask & st.empty != 0 {
-                continue;
+            if to - base < 64 {
+                free &= (1u64 << (to - base)) - 1;
             }
-            let cards = &self.slots[i];
-            if !take_all(&mut st.left, cards) {
-                continue;
-            }
-            for &c in cards {
-                if st.left[usize::from(c)] == 0 {
-                    st.empty |= 1 << c;
+            while free != 0 {
+                let i = base + free.trailing_zeros() as usize;
+                free &= free - 1;
+                if !count_steps(st, i + 1 - next) {
+                    return;
                 }
+                next = i + 1;
+                self.take(i, tally, st);
             }
-            st.left_len -= cards.len();
-            st.chosen.push(i);
-            let (_, points, d, _) = self.decls[i];
-            let tally = tally.with(points, d.wilds > 0);
-            if let Some(points) = self.qualifies(st, &tally) {
-                let combo = st.chosen.iter().map(|&j| self.decls[j].3).collect();
-                let cards = st
-                    .chosen
-                    .iter()
-                    .map(|&j| self.decls[j].2.ordered.len())
-                    .sum();
-                st.out.push((points, cards, combo));
-                if st.out.len() >= MAX_OPENINGS {
-                    st.steps = OPENING_STEPS;
-                }
+            word += 1;
+        }
+        count_steps(st, to - next);
+    }
+
+    /// Choose meld `i` (it has the cards), record the combination if it
+    /// qualifies, search on from the meld after it, and put it back.
+    fn take(&self, i: usize, tally: opening::Tally, st: &mut SearchState) {
+        let cards = &self.slots[i];
+        st.saved.extend_from_slice(&st.blocked);
+        for &c in cards {
+            let slot = usize::from(c);
+            st.left[slot] -= 1;
+            self.short.run_short(slot, st.left[slot], &mut st.blocked);
+        }
+        st.left_len -= cards.len();
+        st.chosen.push(i);
+        let (_, points, d, _) = self.decls[i];
+        let tally = tally.with(points, d.wilds > 0);
+        self.record(st, &tally);
+        self.go(i + 1, self.decls.len(), tally, st);
+        st.chosen.pop();
+        st.left_len += cards.len();
+        for &c in cards {
+            st.left[usize::from(c)] += 1;
+        }
+        let at = st.saved.len() - st.blocked.len();
+        st.blocked.copy_from_slice(&st.saved[at..]);
+        st.saved.truncate(at);
+    }
+
+    /// Record the chosen melds if they qualify; with [`MAX_OPENINGS`]
+    /// recorded, the next step ends the search.
+    fn record(&self, st: &mut SearchState, tally: &opening::Tally) {
+        if let Some(points) = self.qualifies(st, tally) {
+            let combo = st.chosen.iter().map(|&j| self.decls[j].3).collect();
+            let cards = st
+                .chosen
+                .iter()
+                .map(|&j| self.decls[j].2.ordered.len())
+                .sum();
+            st.out.push((points, cards, combo));
+            if st.out.len() >= MAX_OPENINGS {
+                st.steps = OPENING_STEPS;
             }
-            self.go(i + 1, self.decls.len(), tally, st);
-            st.chosen.pop();
-            st.left_len += cards.len();
-            for &c in cards {
-                st.left[usize::from(c)] += 1;
-            }
-            st.empty &= !self.masks[i];
         }
     }
 
@@ -1358,20 +1398,94 @@ impl OpeningSearch<'_> {
     }
 }
 
-/// Take one card of each of `cards`' slots from `left`; if some slot runs
-/// out, put back what was taken and say so.
-fn take_all(left: &mut [u8; KIND_SLOTS], cards: &[u8]) -> bool {
-    for (n, &c) in cards.iter().enumerate() {
-        let slot = usize::from(c);
-        if left[slot] == 0 {
-            for &back in &cards[..n] {
-                left[usize::from(back)] += 1;
-            }
-            return false;
-        }
-        left[slot] -= 1;
+/// Count `n` more steps of the opening search; false (and the search
+/// over) when that goes past [`OPENING_STEPS`], as counting them one at a
+/// time would have stopped at the first step past it.
+fn count_steps(st: &mut SearchState, n: usize) -> bool {
+    if st.steps + n > OPENING_STEPS {
+        st.steps = OPENING_STEPS + 1;
+        return false;
     }
+    st.steps += n;
     true
+}
+
+/// A bit per single meld of an opening search, in words of 64.
+type Bits = SmallVec<[u64; 4]>;
+
+/// For the opening search: per card kind and number of copies, the melds
+/// that need more than that many of the kind, so that the melds a chosen
+/// one leaves short of cards are ruled out a word at a time.
+struct Shortages {
+    /// Words per row.
+    words: usize,
+    /// The first row of each kind slot; row `first[slot] + k` holds the
+    /// melds that need more than `k` copies of the slot.
+    first: [u32; KIND_SLOTS],
+    /// The most copies of each kind slot one meld needs.
+    most: [u8; KIND_SLOTS],
+    rows: Vec<u64>,
+}
+
+impl Shortages {
+    /// The rows for melds made of `slots` (each meld's cards as kind slots).
+    fn new(slots: &[SmallVec<[u8; 8]>]) -> Shortages {
+        let words = slots.len().div_ceil(64).max(1);
+        // A meld's card that is its k-th copy of the kind (from 0) makes it
+        // need more than k copies.
+        let copies = |cards: &[u8], j: usize| cards[..j].iter().filter(|&&x| x == cards[j]).count();
+        let mut most = [0u8; KIND_SLOTS];
+        for cards in slots {
+            for j in 0..cards.len() {
+                let m = &mut most[usize::from(cards[j])];
+                *m = (*m).max(u8::try_from(copies(cards, j) + 1).unwrap_or(u8::MAX));
+            }
+        }
+        let mut first = [0u32; KIND_SLOTS];
+        let mut rows = 0u32;
+        for (f, &m) in first.iter_mut().zip(&most) {
+            *f = rows;
+            rows += u32::from(m);
+        }
+        let mut short = Shortages {
+            words,
+            first,
+            most,
+            rows: vec![0; rows as usize * words],
+        };
+        for (i, cards) in slots.iter().enumerate() {
+            for j in 0..cards.len() {
+                let at = short.row(usize::from(cards[j]), copies(cards, j)) + i / 64;
+                short.rows[at] |= 1 << (i % 64);
+            }
+        }
+        short
+    }
+
+    /// Where the row of melds needing more than `k` copies of `slot` starts.
+    fn row(&self, slot: usize, k: usize) -> usize {
+        (self.first[slot] as usize + k) * self.words
+    }
+
+    /// The melds that need more of some kind than `held` has.
+    fn initial(&self, held: &[u8; KIND_SLOTS]) -> Bits {
+        let mut blocked: Bits = smallvec::smallvec![0; self.words];
+        for (slot, &h) in held.iter().enumerate() {
+            self.run_short(slot, h, &mut blocked);
+        }
+        blocked
+    }
+
+    /// With `left` copies of `slot` left, rule out the melds needing more.
+    fn run_short(&self, slot: usize, left: u8, blocked: &mut Bits) {
+        if left >= self.most[slot] {
+            return;
+        }
+        let at = self.row(slot, usize::from(left));
+        for (b, r) in blocked.iter_mut().zip(&self.rows[at..at + self.words]) {
+            *b |= r;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -1417,6 +1531,100 @@ mod tests {
             }
         });
         assert!(listings > 8_000, "only {listings} listings");
+    }
+
+    impl OpeningSearch<'_> {
+        /// The opening search as it was first written: each meld of the
+        /// range in turn, a step each, taken when the cards left have it.
+        fn go_plain(&self, from: usize, to: usize, tally: opening::Tally, st: &mut SearchState) {
+            for i in from..to {
+                st.steps += 1;
+                if st.steps > OPENING_STEPS {
+                    return;
+                }
+                let cards = &self.slots[i];
+                let short = cards.iter().any(|&c| {
+                    let need = cards.iter().filter(|&&x| x == c).count();
+                    usize::from(st.left[usize::from(c)]) < need
+                });
+                if short {
+                    continue;
+                }
+                for &c in cards {
+                    st.left[usize::from(c)] -= 1;
+                }
+                st.left_len -= cards.len();
+                st.chosen.push(i);
+                let (_, points, d, _) = self.decls[i];
+                let tally = tally.with(points, d.wilds > 0);
+                self.record(st, &tally);
+                self.go_plain(i + 1, self.decls.len(), tally, st);
+                st.chosen.pop();
+                st.left_len += cards.len();
+                for &c in cards {
+                    st.left[usize::from(c)] += 1;
+                }
+            }
+        }
+    }
+
+    /// The opening search, which rules out the melds short of cards a word
+    /// at a time and counts the steps over them in one go, finds the same
+    /// combinations in the same order as the plain search and stops where
+    /// it stops: on random hands (wild cards and all) of every preset and
+    /// Five Crowns round, with and without cards that must be melded,
+    /// among them searches that reach the step limit and searches that
+    /// reach the most combinations listed.
+    #[test]
+    fn opening_search_finds_what_the_plain_search_finds() {
+        let (mut searches, mut found, mut capped, mut full) = (0usize, 0usize, 0usize, 0usize);
+        for name in presets::NAMES {
+            let Some(Ok(rules)) = presets::load(name) else {
+                continue;
+            };
+            let seats = usize::from(rules.players.min).max(2);
+            let Ok(game) = Game::new(rules.clone(), seats, 1) else {
+                continue;
+            };
+            let Ok(checker) = game.checker() else {
+                continue;
+            };
+            let mut deck: Vec<CardKind> = rules.deck.cards().iter().map(|c| c.kind()).collect();
+            let mut rng = ChaCha8Rng::seed_from_u64(5);
+            for trial in 0..150 {
+                deck.shuffle(&mut rng);
+                let mut hand = deck[..10 + trial % 7].to_vec();
+                // Now and then more wild cards, for long searches.
+                if trial % 3 == 0 {
+                    hand.extend([CardKind::Joker, CardKind::Joker]);
+                }
+                let must: Vec<CardKind> = hand.iter().copied().take(trial % 3).collect();
+                let groups = single_melds(&checker, &rules, &hand, None);
+                let limit = OPENING_STEPS + 1;
+                let mut steps = [0usize; 2];
+                let fast = game.opening_combos_by(&groups, &hand, &must, |s, roots, st| {
+                    s.go(0, roots, opening::Tally::default(), st);
+                    steps[0] = st.steps.min(limit);
+                });
+                let plain = game.opening_combos_by(&groups, &hand, &must, |s, roots, st| {
+                    s.go_plain(0, roots, opening::Tally::default(), st);
+                    steps[1] = st.steps.min(limit);
+                });
+                assert_eq!(fast, plain, "{name}: {hand:?}, must {must:?}");
+                assert_eq!(steps[0], steps[1], "{name}: {hand:?}, must {must:?}");
+                searches += 1;
+                found += usize::from(!plain.is_empty());
+                capped += usize::from(steps[1] == limit);
+                full += usize::from(plain.len() == MAX_OPENINGS);
+            }
+        }
+        assert!(searches > 1_000, "only {searches} searches");
+        assert!(found > 100, "only {found} searches found an opening");
+        assert!(capped > 10, "only {capped} searches reached the step limit");
+        assert!(
+            full > 10,
+            "only {full} searches listed the most combinations"
+        );
     }
 
     /// The game's caches (group readings, table melds' checks, a wild card's
