@@ -1061,6 +1061,8 @@ pub(crate) fn single_melds(
     // (Debug builds keep the set anyway and check that.)
     let repeats = !wilds.is_empty() || min < 2;
     let track = repeats || cfg!(debug_assertions);
+    // One lock for all the groups.
+    let mut cached = cache.map(MeldCache::group_readings);
     let mut emit = |g: &[CardKind]| {
         let mut sorted = Group::from_slice(g);
         sorted.sort_unstable();
@@ -1069,7 +1071,7 @@ pub(crate) fn single_melds(
             debug_assert!(repeats, "group {sorted:?} listed twice without wild cards");
             return;
         }
-        let ds = match cache {
+        let ds = match &mut cached {
             Some(c) => c.readings(&key, || readings(checker, &sorted)),
             None => readings(checker, &sorted),
         };

@@ -105,15 +105,10 @@ type ForTable<T> = Option<(Arc<Vec<Meld>>, Arc<T>)>;
 pub(crate) type TableChecks = (Vec<Vec<MeldCard>>, Option<Vec<Declaration>>);
 
 impl MeldCache {
-    /// The readings of the sorted group whose key is `key` (see
-    /// [`GroupKey::of`]), worked out by `read` the first time.
-    pub(crate) fn readings(
-        &self,
-        key: &GroupKey,
-        read: impl FnOnce() -> Arc<[Declaration]>,
-    ) -> Arc<[Declaration]> {
-        let mut maps = self.lock();
-        remembered(&mut maps.groups, key, read)
+    /// The readings of groups for a run of lookups under one lock (a
+    /// listing looks up dozens of groups; `read` must not use the cache).
+    pub(crate) fn group_readings(&self) -> GroupReadings<'_> {
+        GroupReadings(self.lock())
     }
 
     /// The melds of `table` as cards and their checks, worked out by `make`
@@ -214,6 +209,22 @@ impl MeldCache {
     }
 }
 
+/// The cache's group readings, held locked (see
+/// [`MeldCache::group_readings`]).
+pub(crate) struct GroupReadings<'a>(std::sync::MutexGuard<'a, Maps>);
+
+impl GroupReadings<'_> {
+    /// The readings of the sorted group whose key is `key` (see
+    /// [`GroupKey::of`]), worked out by `read` the first time.
+    pub(crate) fn readings(
+        &mut self,
+        key: &GroupKey,
+        read: impl FnOnce() -> Arc<[Declaration]>,
+    ) -> Arc<[Declaration]> {
+        remembered(&mut self.0.groups, key, read)
+    }
+}
+
 /// The value for `key` in `map`, made by `make` the first time (the map
 /// starts again when full).
 fn remembered<Q, V>(
@@ -267,15 +278,19 @@ mod tests {
         let cache = MeldCache::default();
         let mut calls = 0;
         for _ in 0..3 {
-            cache.readings(&GroupKey::of(&group(3)), || {
+            cache
+                .group_readings()
+                .readings(&GroupKey::of(&group(3)), || {
+                    calls += 1;
+                    Arc::from(Vec::new())
+                });
+        }
+        cache
+            .group_readings()
+            .readings(&GroupKey::of(&group(4)), || {
                 calls += 1;
                 Arc::from(Vec::new())
             });
-        }
-        cache.readings(&GroupKey::of(&group(4)), || {
-            calls += 1;
-            Arc::from(Vec::new())
-        });
         assert_eq!(calls, 2);
         assert_eq!(cache.len(), 2);
         // A check is kept; a refusal kept without words gets them when asked.
