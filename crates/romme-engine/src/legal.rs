@@ -288,6 +288,13 @@ impl Game {
         if hand.len() > GO_OUT_HAND {
             return Vec::new();
         }
+        // The last card, where a final discard is required, goes out by
+        // being discarded: a way out with nothing to meld or lay off, which
+        // is no action of its own (see `plan_action`).
+        let discard = self.rules.going_out.final_discard == FinalDiscard::Required;
+        if discard && hand.len() <= 1 {
+            return Vec::new();
+        }
         let Some(tables) = self.solver_tables() else {
             return Vec::new();
         };
