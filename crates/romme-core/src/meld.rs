@@ -700,10 +700,13 @@ impl<'a> MeldChecker<'a> {
             .filter(|&i| matches!(roles[i], Role::Flexible(_)))
             .collect();
         let (line, starts) = self.run_shapes(n);
+        // The ranks of the fixed cards, a bit per `Rank::index`.
+        let fixed_ranks = fixed.iter().fold(0u32, |m, (_, f)| m | 1 << f.rank.index());
         for shape in starts.iter().map(|&start| &line[start..start + n]) {
             // Every fixed card's rank must be in the shape (checked before
             // anything is allocated for it).
-            if !fixed.iter().all(|(_, f)| shape.contains(&f.rank)) {
+            let ranks = shape.iter().fold(0u32, |m, r| m | 1 << r.index());
+            if fixed_ranks & !ranks != 0 {
                 continue;
             }
             for &suit in suits {
