@@ -933,6 +933,19 @@ mod tests {
         }
     }
 
+    /// The preset `name`, and the preset with runs round the corner and
+    /// with sets of any suits (two house rules).
+    fn with_house_rules(name: &str) -> [Ruleset; 3] {
+        let Some(Ok(base)) = presets::load(name) else {
+            panic!("preset {name}");
+        };
+        let mut wrap = base.clone();
+        wrap.melds.runs.wrap_around = true;
+        let mut any_suits = base.clone();
+        any_suits.melds.sets.suits = SetSuits::Any;
+        [base, wrap, any_suits]
+    }
+
     /// Fully declared melds (as they lie on the table, in meld order and in
     /// input order, and with a wild card declared as some other face) get
     /// exactly the readings that trying every reading gives, under every
@@ -942,14 +955,7 @@ mod tests {
         let mut around = Around(0x2545_f491_4f6c_dd1d);
         let (mut declared, mut valid) = (0, 0);
         for name in presets::NAMES {
-            let Some(Ok(base)) = presets::load(name) else {
-                panic!("preset {name}");
-            };
-            let mut wrap = base.clone();
-            wrap.melds.runs.wrap_around = true;
-            let mut any_suits = base.clone();
-            any_suits.melds.sets.suits = SetSuits::Any;
-            for rules in [base, wrap, any_suits] {
+            for rules in with_house_rules(name) {
                 let round = rules.melds.wilds.round_wild.then_some(3);
                 let Ok(checker) = MeldChecker::new(&rules, round) else {
                     continue;
@@ -997,14 +1003,7 @@ mod tests {
         let mut around = Around(0x7c15_2545_f491_9e37);
         let (mut compared, mut valid, mut several) = (0, 0, 0);
         for name in presets::NAMES {
-            let Some(Ok(base)) = presets::load(name) else {
-                panic!("preset {name}");
-            };
-            let mut wrap = base.clone();
-            wrap.melds.runs.wrap_around = true;
-            let mut any_suits = base.clone();
-            any_suits.melds.sets.suits = SetSuits::Any;
-            for rules in [base, wrap, any_suits] {
+            for rules in with_house_rules(name) {
                 let Ok(checker) = MeldChecker::new(&rules, None) else {
                     continue;
                 };
