@@ -1580,8 +1580,8 @@ mod tests {
     /// The opening search, which rules out the melds short of cards a word
     /// at a time and counts the steps over them in one go, finds the same
     /// combinations in the same order as the plain search and stops where
-    /// it stops: on random hands (wild cards and all) of every preset, with
-    /// and without cards that must be melded,
+    /// it stops: on random hands (wild cards and all) of every preset for
+    /// several players, with and without cards that must be melded,
     /// among them searches that reach the step limit and searches that
     /// reach the most combinations listed.
     #[test]
