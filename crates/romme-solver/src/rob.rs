@@ -282,9 +282,8 @@ struct Search<'p, 'a> {
     done: bool,
     /// Hint melds (sorted cards) and whether the current path uses them.
     hint_melds: Vec<(Vec<CardKind>, bool)>,
-    /// Per hint meld, the sum of its cards' [`kind_sig`]: a candidate
-    /// with another sum is not that meld (checked before its cards are
-    /// gathered and sorted).
+    /// Per hint meld, its [`cards_sig`]: a candidate with another one is
+    /// not that meld (checked before its cards are gathered and sorted).
     hint_sigs: Vec<u64>,
     hint_left: Vec<CardKind>,
     best_cost: u64,
@@ -425,12 +424,7 @@ impl<'p, 'a> Search<'p, 'a> {
             hint_sigs: p
                 .hint
                 .as_ref()
-                .map(|(melds, _)| {
-                    melds
-                        .iter()
-                        .map(|m| m.iter().fold(0u64, |h, &c| h.wrapping_add(kind_sig(c))))
-                        .collect()
-                })
+                .map(|(melds, _)| melds.iter().map(|m| cards_sig(m.iter().copied())).collect())
                 .unwrap_or_default(),
             hint_left: p.hint.as_ref().map(|(_, l)| l.clone()).unwrap_or_default(),
             best_cost: p.incumbent,
@@ -778,9 +772,7 @@ impl<'p, 'a> Search<'p, 'a> {
         if self.hint_melds.is_empty() {
             return None;
         }
-        let sig = cand
-            .iter()
-            .fold(0u64, |h, &k| h.wrapping_add(kind_sig(self.items[k].card)));
+        let sig = cards_sig(cand.iter().map(|&k| self.items[k].card));
         if !self
             .hint_melds
             .iter()
@@ -1328,6 +1320,11 @@ impl<'p, 'a> Search<'p, 'a> {
             raw.push((cand, form, count));
         }
     }
+}
+
+/// The sum of the cards' [`kind_sig`]s (the same for any order).
+fn cards_sig(cards: impl Iterator<Item = CardKind>) -> u64 {
+    cards.fold(0u64, |h, c| h.wrapping_add(kind_sig(c)))
 }
 
 /// A card kind's signature for [`Search::hint_meld`]'s quick test: its
