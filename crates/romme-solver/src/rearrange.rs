@@ -45,7 +45,7 @@ use thiserror::Error;
 use crate::layoff::lay_offs;
 use crate::multiset::{minus, remove};
 use crate::partition::{Arrange, CHANGE_SCALE, FACES, PartitionSolver};
-use crate::rob::{RobProblem, Tuning, rob};
+use crate::rob::{RobProblem, Tuning, rob, rob_hint};
 
 /// How long a rearrangement search may run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -224,23 +224,19 @@ pub(crate) fn rearrange_tuned(
         })
         .collect();
     let deadline = limits.time.map(|t| Instant::now() + t);
-    let mut best: Option<(Rearrangement, (u32, usize, usize))> = None;
-    let mut optimal = true;
-    // Robbing: the floor without exchanges, a floor for every exchange
-    // choice too (see `free_floor`).
-    let mut floor_without: Option<u64> = None;
-    let subsets = 1usize << exchanges.len();
-    for mask in 0..subsets {
-        let chosen: Vec<usize> = (0..exchanges.len())
-            .filter(|k| mask >> k & 1 == 1)
-            .map(|k| exchanges[k])
-            .collect();
-        // Hand after the exchanges: the natural goes to the table, the joker comes back.
+    // Each choice of joker exchanges (a subset of `exchanges`): the hand
+    // after them (the natural goes to the table, the joker comes back) and
+    // the table cards.
+    let mut choices: Vec<(Vec<CardKind>, Vec<TableCard>)> = Vec::new();
+    for mask in 0..1usize << exchanges.len() {
         let mut hand_now = hand.to_vec();
         let mut freed = Vec::new();
         let mut on_table = cards.clone();
         let mut ok = true;
-        for &i in &chosen {
+        for (k, &i) in exchanges.iter().enumerate() {
+            if mask >> k & 1 == 0 {
+                continue;
+            }
             let real = CardKind::Natural(cards[i].face);
             match hand_now.iter().position(|h| *h == real) {
                 Some(p) => {
@@ -251,80 +247,143 @@ pub(crate) fn rearrange_tuned(
             freed.push(cards[i].card);
             on_table[i].card = real;
         }
-        if !ok {
-            continue;
+        if ok {
+            hand_now.extend(freed.iter().copied());
+            choices.push((hand_now, on_table));
         }
-        hand_now.extend(freed.iter().copied());
-        let (counts, optional, wild_cards) =
-            search_counts(rules, round, &checker, &on_table, &hand_now);
-        // A valid arrangement to beat: the table kept, lay-offs, and the
-        // rest of the hand in melds of its own.
-        let baseline = if chosen.is_empty() {
-            keep_and_lay_off(rules, round, &checker, solver, table, hand)?
-        } else {
-            None
-        };
-        // Only something cheaper than the best so far (over all exchange
-        // choices) is worth finding.
-        let incumbent = baseline
-            .as_ref()
-            .map_or(u64::MAX, |b| cost_of(rules, round, b))
-            .min(
-                best.as_ref()
-                    .map_or(u64::MAX, |(r, _)| cost_of(rules, round, r)),
-            );
-        let arrange = Arrange {
-            optional,
-            unit: UNIT,
-            originals: originals.clone(),
-            node_limit: limits.nodes,
-            deadline,
-            stopped: false,
-            incumbent,
-        };
-        let found = if robbing {
-            // No turn with these exchanges can beat the best so far.
-            if tuning.exchange_floor && floor_without.is_some_and(|f| f >= incumbent) {
-                continue;
-            }
-            let (floor, hint) = free_floor(
-                rules,
-                round,
-                &checker,
-                solver,
-                &on_table,
-                &hand_now,
-                &originals,
-                arrange.clone(),
-            )?;
-            if chosen.is_empty() {
-                floor_without = Some(floor);
-            }
-            let now = melds_of(&on_table, table.len());
-            let problem = RobProblem {
-                checker: &checker,
-                solver,
-                rules,
-                round,
-                table: &now,
-                kinds: &kinds,
-                hand: &hand_now,
-                unit: UNIT,
-                node_limit: limits.nodes,
-                deadline,
-                incumbent,
-                floor,
-                hint,
-                tuning,
+    }
+    // A valid arrangement to beat: the table kept, lay-offs, and the rest
+    // of the hand in melds of its own.
+    let baseline = keep_and_lay_off(rules, round, &checker, solver, table, hand)?;
+    let mut best: Option<(Rearrangement, (u32, usize, usize))> = None;
+    let mut optimal = true;
+    let offer = |best: &mut Option<(Rearrangement, (u32, usize, usize))>, r: Rearrangement| {
+        // Fewest cards left, then the fewest points left (with a fixed hand:
+        // the highest value placed), then the fewest changes.
+        let left_value: u32 = r.hand.iter().map(|&c| card_points(rules, c, round)).sum();
+        let key = (
+            u32::try_from(r.hand.len()).unwrap_or(u32::MAX),
+            left_value as usize,
+            r.changed,
+        );
+        if best.as_ref().is_none_or(|(_, k)| key < *k) {
+            *best = Some((r, key));
+        }
+    };
+    // What a search must beat: the best so far, or the baseline (which is
+    // offered only after the first choice's search, so that an equal
+    // arrangement that search finds is the answer).
+    let baseline_cost = baseline
+        .as_ref()
+        .map_or(u64::MAX, |b| cost_of(rules, round, b));
+    let incumbent_of = |best: &Option<(Rearrangement, (u32, usize, usize))>| {
+        best.as_ref()
+            .map_or(u64::MAX, |(r, _)| cost_of(rules, round, r))
+            .min(baseline_cost)
+    };
+    let arrange_for = |incumbent: u64| Arrange {
+        optional: [0; FACES],
+        unit: UNIT,
+        originals: originals.clone(),
+        node_limit: limits.nodes,
+        deadline,
+        stopped: false,
+        incumbent,
+    };
+    if !robbing {
+        for (c, (hand_now, on_table)) in choices.iter().enumerate() {
+            let (counts, optional, wild_cards) =
+                search_counts(rules, round, &checker, on_table, hand_now);
+            let arrange = Arrange {
+                optional,
+                ..arrange_for(incumbent_of(&best))
             };
-            let (found, stopped) = if floor >= incumbent {
-                (None, false)
-            } else {
-                rob(&problem)?
-            };
+            let (found, stopped, changed) = solver.arrange(counts, wild_cards, arrange);
             optimal &= !stopped;
-            match found {
-                Some(r) => {
+            if let Some(p) = found {
+                let r = assemble(rules, round, &checker, &cards, on_table, hand, p, changed)?;
+                offer(&mut best, r);
+            }
+            if c == 0 {
+                if let Some(b) = &baseline {
+                    offer(&mut best, b.clone());
+                }
+            }
+        }
+    } else {
+        // The floor and hint of each exchange choice, worked out once.
+        let mut floors: Vec<Option<(u64, Option<Hint>)>> = vec![None; choices.len()];
+        // With several exchange choices, each one's hint is played first,
+        // before any full search: the best of them is the cost every search
+        // must beat (a later choice's hint often reaches the floor, which
+        // proves the optimum before any search; searching the earlier
+        // choices first spent their whole node limit on what could not beat
+        // it).
+        let phases: &[bool] = if choices.len() > 1 && tuning.realize_hint {
+            &[true, false]
+        } else {
+            &[false]
+        };
+        // The floor without exchanges is a floor for every exchange choice
+        // too (see `free_floor`).
+        let mut floor_without: Option<u64> = None;
+        for &hint_only in phases {
+            for (c, (hand_now, on_table)) in choices.iter().enumerate() {
+                let incumbent = incumbent_of(&best);
+                // No turn with these exchanges can beat the best so far.
+                if tuning.exchange_floor && floor_without.is_some_and(|f| f >= incumbent) {
+                    break;
+                }
+                let found = 'choice: {
+                    let (floor, hint) = match &floors[c] {
+                        Some(known) => known.clone(),
+                        None => {
+                            let known = free_floor(
+                                rules,
+                                round,
+                                &checker,
+                                solver,
+                                on_table,
+                                hand_now,
+                                &originals,
+                                arrange_for(incumbent),
+                            )?;
+                            floors[c] = Some(known.clone());
+                            known
+                        }
+                    };
+                    if c == 0 {
+                        floor_without = Some(floor);
+                    }
+                    if floor >= incumbent {
+                        break 'choice None;
+                    }
+                    let now = melds_of(on_table, table.len());
+                    let problem = RobProblem {
+                        checker: &checker,
+                        solver,
+                        rules,
+                        round,
+                        table: &now,
+                        kinds: &kinds,
+                        hand: hand_now,
+                        unit: UNIT,
+                        node_limit: limits.nodes,
+                        deadline,
+                        incumbent,
+                        floor,
+                        hint,
+                        tuning,
+                    };
+                    if hint_only {
+                        rob_hint(&problem)?
+                    } else {
+                        let (found, stopped) = rob(&problem)?;
+                        optimal &= !stopped;
+                        found
+                    }
+                };
+                if let Some(r) = found {
                     let done = finish(rules, round, &checker, &cards, hand, r.table, r.changed)?;
                     let mut left = r.hand;
                     left.sort();
@@ -333,41 +392,14 @@ pub(crate) fn rearrange_tuned(
                             "the robbing search lost track of the hand".into(),
                         ));
                     }
-                    Some(done)
+                    offer(&mut best, done);
                 }
-                None => None,
+                if c == 0 && !hint_only {
+                    if let Some(b) = &baseline {
+                        offer(&mut best, b.clone());
+                    }
+                }
             }
-        } else {
-            let (found, stopped, changed) = solver.arrange(counts, wild_cards, arrange);
-            optimal &= !stopped;
-            match found {
-                Some(p) => Some(assemble(
-                    rules, round, &checker, &cards, &on_table, hand, p, changed,
-                )?),
-                None => None,
-            }
-        };
-        let result = match found {
-            Some(r) => r,
-            None => match baseline {
-                Some(b) => b,
-                None => continue,
-            },
-        };
-        // Fewest cards left, then the fewest points left (with a fixed hand:
-        // the highest value placed), then the fewest changes.
-        let left_value: u32 = result
-            .hand
-            .iter()
-            .map(|&c| card_points(rules, c, round))
-            .sum();
-        let key = (
-            u32::try_from(result.hand.len()).unwrap_or(u32::MAX),
-            left_value as usize,
-            result.changed,
-        );
-        if best.as_ref().is_none_or(|(_, k)| key < *k) {
-            best = Some((result, key));
         }
     }
     match best {

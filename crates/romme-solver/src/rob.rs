@@ -322,6 +322,19 @@ pub(crate) fn rob(p: &RobProblem) -> Result<(Option<Robbed>, bool), RearrangeErr
     Ok((s.best, s.stopped))
 }
 
+/// The hint alone played as a robbing turn ([`Search::realize_hint`]), no
+/// search: the turn, if it beats `p.incumbent`. Cheap (at most
+/// [`REALIZE_BUDGET`] steps); the caller uses it to know a good cost before
+/// any full search.
+pub(crate) fn rob_hint(p: &RobProblem) -> Result<Option<Robbed>, RearrangeError> {
+    let mut s = Search::new(p);
+    s.realize_hint();
+    match s.error {
+        Some(e) => Err(e),
+        None => Ok(s.best),
+    }
+}
+
 impl<'p, 'a> Search<'p, 'a> {
     fn new(p: &'p RobProblem<'a>) -> Self {
         let rules = p.rules;
