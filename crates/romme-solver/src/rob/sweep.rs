@@ -109,7 +109,7 @@ const O_BLOCK: u8 = 0x80;
 /// bits payload), whether it must run to the line's end (it started with a
 /// token), whether it started at the line's first position (on a line with
 /// the ace at both ends it may not reach the last).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 struct Run(u32);
 
 const CLAIM_NONE: u32 = 0;
@@ -164,11 +164,47 @@ impl Run {
     }
 }
 
+/// Most new runs open at once: every open run holds a card of the last
+/// position, so two decks' copies (eight) and six jokers never fill it; a
+/// table beyond it stops the sweep (the branch and bound decides).
+const MAX_RUNS: usize = 16;
+
+/// The open runs of a state, sorted, in a fixed-size block (the state is
+/// copied and hashed at every transition; a vector's clone was a sixth of
+/// the sweep). Slots past `len` hold `Run(0)`, so the block compares as
+/// the runs themselves do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Runs {
+    len: u8,
+    runs: [Run; MAX_RUNS],
+}
+
+impl Runs {
+    /// The runs given, sorted; `None` when there are more than
+    /// [`MAX_RUNS`].
+    fn sorted(from: &[Run]) -> Option<Runs> {
+        let mut runs = [Run(0); MAX_RUNS];
+        runs.get_mut(..from.len())?.copy_from_slice(from);
+        runs[..from.len()].sort_unstable();
+        Some(Runs {
+            len: from.len() as u8,
+            runs,
+        })
+    }
+}
+
+impl std::ops::Deref for Runs {
+    type Target = [Run];
+    fn deref(&self) -> &[Run] {
+        &self.runs[..usize::from(self.len)]
+    }
+}
+
 /// The state between two steps (see the module doc).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 struct State {
     /// Open new runs, sorted.
-    runs: SmallVec<[Run; 8]>,
+    runs: Runs,
     /// Original runs' states, 8 bits per slot.
     orig: u64,
     /// Copies of the current rank, 6 bits per suit: robbed from original
@@ -191,6 +227,28 @@ struct State {
     d: i8,
     /// Melds whose hand card is a hand joker.
     f: u8,
+}
+
+impl std::hash::Hash for State {
+    /// The fields packed into a few words (a field at a time was a fifth
+    /// of the sweep): the open runs two to a word, then the rest.
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        for pair in self.runs.chunks(2) {
+            let second = pair.get(1).map_or(0, |r| u64::from(r.0));
+            h.write_u64(u64::from(pair[0].0) | second << 32);
+        }
+        h.write_u64(self.orig);
+        h.write_u64(u64::from(self.pool) | u64::from(self.ace_pool) << 32);
+        h.write_u64(
+            u64::from(self.whole)
+                | u64::from(self.ace_whole) << 8
+                | u64::from(self.aces_low) << 16
+                | u64::from(self.ace_kept_jokers) << 32
+                | u64::from(self.d as u8) << 40
+                | u64::from(self.f) << 48
+                | u64::from(self.runs.len) << 56,
+        );
+    }
 }
 
 /// Suit `s`'s fields of a pool: robbed from original sets, hand copies
@@ -311,11 +369,12 @@ enum Action {
         built: SmallVec<[Run; 8]>,
     },
     SetsOut(SmallVec<[NewSet; 3]>),
-    /// Not kept: the search only needs the state and the cost.
-    Unrecorded,
 }
 
-type Succ = (State, u64, Action);
+/// A transition: the next state, its cost, and (for the walk only, else
+/// `None`: the search needs the state and the cost) what it did, boxed so
+/// that the search's transitions stay small to move.
+type Succ = (State, u64, Option<Box<Action>>);
 
 /// The robbing problem as the sweep sees it.
 struct RobSweep<'p, 'a> {
@@ -357,6 +416,12 @@ struct RobSweep<'p, 'a> {
     /// each).
     gaps_to_end: Vec<Vec<u8>>,
     memo: FxHashMap<(u16, State), u64>,
+    /// A transition had more open runs than a state holds ([`MAX_RUNS`]):
+    /// the search is incomplete and stops.
+    overflow: std::cell::Cell<bool>,
+    /// Per step, a buffer for its transitions (lent out while the steps
+    /// below use theirs).
+    succ_bufs: Vec<Vec<Succ>>,
     /// Whether transitions keep what they did (for the walk only).
     record: bool,
     /// Work done (states and their transitions), against `node_limit`.
@@ -784,6 +849,8 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             tok_cap: max_j + 1,
             jokers_from,
             memo: FxHashMap::default(),
+            overflow: std::cell::Cell::new(false),
+            succ_bufs: Vec::new(),
             record: false,
             nodes: 0,
             node_limit,
@@ -810,7 +877,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             self.met(acc, c);
             return c;
         }
-        let key = (k as u16, st.clone());
+        let key = (k as u16, *st);
         if let Some(&c) = self.memo.get(&key) {
             if c & BOUND == 0 {
                 self.met(acc, c);
@@ -832,34 +899,42 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             self.memo.insert(key, lb | BOUND);
             return lb;
         }
-        let successors = self.successors(k, st);
+        if self.succ_bufs.len() <= k {
+            self.succ_bufs.resize_with(k + 1, Vec::new);
+        }
+        let mut successors = std::mem::take(&mut self.succ_bufs[k]);
+        successors.clear();
+        self.successors_into(k, st, &mut successors);
         // A state with its transitions is worth about that many nodes of
         // the branch and bound (their limit is shared).
         self.nodes += 1 + successors.len() as u64;
         self.states += 1;
         if self.nodes > self.node_limit
+            || self.overflow.get()
             || (self.states % 256 == 0 && self.p.deadline.is_some_and(|d| Instant::now() >= d))
         {
             self.stopped = true;
+            self.succ_bufs[k] = successors;
             return INF;
         }
         let mut best = INF;
         // The least lower bound of the transitions cut by the budget.
         let mut cut = INF;
-        for (next, delta, _) in successors {
+        for &(next, delta, _) in &successors {
             budget = budget.min(self.worth(acc));
             let limit = best.min(budget);
             if delta >= limit {
                 cut = cut.min(delta);
                 continue;
             }
-            self.path.push((next.clone(), delta));
+            self.path.push((next, delta));
             let c = delta + self.solve(k + 1, &next, limit - delta, acc + delta);
             self.path.pop();
             if c < best {
                 best = c;
             }
         }
+        self.succ_bufs[k] = successors;
         if self.stopped {
             return INF;
         }
@@ -911,7 +986,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                 changes += 1;
             }
         }
-        for run in &st.runs {
+        for run in st.runs.iter() {
             if run.claim().0 == CLAIM_NONE && !self.claim_possible_after[run.suit()][q] {
                 changes += 1;
             }
@@ -948,14 +1023,26 @@ impl<'p, 'a> RobSweep<'p, 'a> {
 
     fn successors(&self, k: usize, st: &State) -> Vec<Succ> {
         let mut out = Vec::new();
+        self.successors_into(k, st, &mut out);
+        out
+    }
+
+    /// The transitions from step `k` in state `st`, appended to `out` (in
+    /// the order the search tries them).
+    fn successors_into(&self, k: usize, st: &State, out: &mut Vec<Succ>) {
+        let from = out.len();
         match self.steps[k] {
-            Step::SetsIn(r) => self.sets_in(r, st, &mut out),
-            Step::Suit(q, s) => self.suit_step(q, s, st, &mut out),
-            Step::SetsOut(r) => self.sets_out(r, st, &mut out),
+            Step::SetsIn(r) => self.sets_in(r, st, out),
+            Step::Suit(q, s) => self.suit_step(q, s, st, out),
+            Step::SetsOut(r) => self.sets_out(r, st, out),
             Step::End => {}
         }
-        out.retain(|(next, _, _)| self.tokens_ok(k + 1, next));
-        out
+        let mut i = 0;
+        out.retain(|(next, _, _)| {
+            let keep = i < from || self.tokens_ok(k + 1, next);
+            i += 1;
+            keep
+        });
     }
 
     /// The rank's pool and whole-set mask live here or, for the ace
@@ -968,7 +1055,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         let sets = &self.sets_of_rank[r];
         let mut choice: SmallVec<[u8; 4]> = SmallVec::from_elem(0, sets.len());
         loop {
-            let mut next = st.clone();
+            let mut next = *st;
             let mut pool = if self.twice(r) { st.ace_pool } else { st.pool };
             let mut whole = 0u8;
             let mut change = 0;
@@ -1005,11 +1092,9 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                     next.pool = pool;
                     next.whole = whole;
                 }
-                let action = if self.record {
-                    Action::SetsIn(choice.clone())
-                } else {
-                    Action::Unrecorded
-                };
+                let action = self
+                    .record
+                    .then(|| Box::new(Action::SetsIn(choice.clone())));
                 out.push((next, change, action));
             }
             // Next combination.
@@ -1125,7 +1210,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                 hl
             };
             let r_av = inr + rl + robbed_nat;
-            let mut base = st.clone();
+            let mut base = *st;
             base.orig = orig;
             base.d -= robbed_jok;
             let ctx = SuitCtx {
@@ -1375,7 +1460,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         built: &SmallVec<[Run; 8]>,
         out: &mut Vec<Succ>,
     ) {
-        let mut next = base.clone();
+        let mut next = *base;
         let pool = if ctx.twice { base.ace_pool } else { base.pool };
         let pool = pool_set(pool, ctx.s, (0, res.h, res.r.min(MAX_COPIES)));
         if res.r > MAX_COPIES {
@@ -1402,18 +1487,18 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             let n = (taken + kept).min(7) as u16;
             next.aces_low = (next.aces_low & !(7 << (3 * ctx.s))) | n << (3 * ctx.s);
         }
-        let mut runs = built.clone();
-        runs.sort_unstable();
+        let Some(runs) = Runs::sorted(built) else {
+            self.overflow.set(true);
+            return;
+        };
         next.runs = runs;
-        let action = if self.record {
-            Action::Suit {
+        let action = self.record.then(|| {
+            Box::new(Action::Suit {
                 kept: ctx.kept.clone(),
                 acts: acts.clone(),
                 built: built.clone(),
-            }
-        } else {
-            Action::Unrecorded
-        };
+            })
+        });
         out.push((next, res.change, action));
     }
 
@@ -1429,7 +1514,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             rob[s] = inr + rl;
             hand[s] = hl;
         }
-        let mut base = st.clone();
+        let mut base = *st;
         if twice {
             base.ace_pool = 0;
             base.ace_whole = 0;
@@ -1582,14 +1667,10 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             }
             let held = self.sets_held(r, whole, &sets);
             if let Ok(d) = i8::try_from(d) {
-                let mut next = base.clone();
+                let mut next = *base;
                 next.d = d;
                 next.f = f;
-                let action = if self.record {
-                    Action::SetsOut(sets)
-                } else {
-                    Action::Unrecorded
-                };
+                let action = self.record.then(|| Box::new(Action::SetsOut(sets)));
                 out.push((next, left_cost + (k - held) as u64, action));
             }
             // Next token vector.
@@ -1651,7 +1732,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
     fn end_cost(&self, st: &State) -> Option<(u64, Option<i8>)> {
         let mut change = 0u64;
         let mut f = st.f;
-        for &run in &st.runs {
+        for &run in st.runs.iter() {
             let (c, owed) = self.end_run(run)?;
             change += c;
             f += owed;
@@ -1707,7 +1788,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                     Step::End => self.end_cost(&next).map(|(c, _)| c),
                     _ => self
                         .memo
-                        .get(&((k + 1) as u16, next.clone()))
+                        .get(&((k + 1) as u16, next))
                         .copied()
                         .filter(|c| c & BOUND == 0),
                 };
@@ -1716,10 +1797,10 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                     break;
                 }
             }
-            let Some((next, delta, act)) = found else {
+            let Some((next, delta, Some(act))) = found else {
                 return Err(internal("lost the optimum"));
             };
-            match (self.steps[k], act) {
+            match (self.steps[k], *act) {
                 (Step::SetsIn(r), Action::SetsIn(choice)) => {
                     for (j, &i) in self.sets_of_rank[r].iter().enumerate() {
                         set_kept[i] = self.sets_o[i].options[usize::from(choice[j])].kept;
