@@ -373,7 +373,12 @@ pub(crate) fn rearrange_tuned(
                         incumbent,
                         floor,
                         hint,
-                        tuning,
+                        // The hints were played already (the best of them
+                        // is the cost to beat): not again.
+                        tuning: Tuning {
+                            realize_hint: tuning.realize_hint && phases.len() == 1,
+                            ..tuning
+                        },
                     };
                     if hint_only {
                         rob_hint(&problem)?
