@@ -47,10 +47,11 @@
 //!   optimum cannot beat the best is cut. Results are memoised per state;
 //!   the sweep's states count against the node limit.
 //!
-//! A search that has not finished after [`SWEEP_AFTER`] nodes asks a
-//! dynamic programme over the rank line ([`sweep`], where the rules allow
-//! it) the same question, with the best turn found so far as the cost to
-//! beat. Its states grow with the runs open across a position, not with
+//! A search that has not finished after [`SWEEP_AFTER`] nodes (or after
+//! [`SWEEP_AFTER_STALL`] nodes without a better turn, while the best leaves
+//! more in the hand than the floor) asks a dynamic programme over the rank
+//! line ([`sweep`], where the rules allow it) the same question, with the
+//! best turn found so far as the cost to beat. Its states grow with the runs open across a position, not with
 //! the ways to pick new melds, so it proves the optimum (or finds a better
 //! turn) on most positions where the branch and bound would have to
 //! exhaust its alternatives. Where it stops at its own limit, the search
@@ -94,6 +95,13 @@ const PASS_NODES: u64 = 30_000;
 /// milliseconds.
 const SWEEP_AFTER: u64 = 1_000_000;
 
+/// Nodes without a better turn before the sweep is asked, while the best
+/// turn found leaves more in the hand than the floor: the branch and bound
+/// proves such a gap slowly (every way to place one more card must fail),
+/// the sweep well. Measured on the ~30- and ~40-card `raeuber` positions
+/// of `rearrange_stats` (BENCHMARKS.md).
+const SWEEP_AFTER_STALL: u64 = 300_000;
+
 /// Work the sweep may do (its states with their transitions), on top of
 /// the search's node limit.
 const SWEEP_NODES: u64 = 1_000_000;
@@ -123,6 +131,10 @@ pub(crate) struct Tuning {
     /// over the rank line ([`sweep`], where it applies), which proves the
     /// optimum or finds a better turn; `None`: the branch and bound alone.
     pub sweep_after: Option<u64>,
+    /// The same, sooner: after this many nodes without a better turn while
+    /// the best so far leaves more in the hand than the floor
+    /// ([`SWEEP_AFTER_STALL`]).
+    pub sweep_after_stall: Option<u64>,
     /// The sweep's bounds from free rearrangement's relaxation (off only
     /// in a test that checks them).
     pub sweep_relaxation: bool,
@@ -143,6 +155,7 @@ impl Tuning {
         residual_levels: 5,
         residual_after: 5_000,
         sweep_after: Some(SWEEP_AFTER),
+        sweep_after_stall: Some(SWEEP_AFTER_STALL),
         sweep_relaxation: true,
         sweep_nodes: SWEEP_NODES,
         exchange_floor: true,
@@ -156,6 +169,7 @@ impl Tuning {
         residual_levels: 0,
         residual_after: 0,
         sweep_after: None,
+        sweep_after_stall: None,
         sweep_relaxation: true,
         sweep_nodes: SWEEP_NODES,
         exchange_floor: false,
@@ -291,6 +305,9 @@ struct Search<'p, 'a> {
     error: Option<RearrangeError>,
     /// The node at which the sweep takes over (`u64::MAX`: never).
     sweep_at: u64,
+    /// The node at which the best turn was last improved (or the search
+    /// began).
+    improved_at: u64,
     /// A buffer for the melds `candidates` generates (kept between calls:
     /// its entries are large, and growing it anew each time was a tenth
     /// of a middling position).
@@ -444,6 +461,7 @@ impl<'p, 'a> Search<'p, 'a> {
             best: None,
             error: None,
             sweep_at: p.tuning.sweep_after.map_or(u64::MAX, |n| n.max(1)),
+            improved_at: 0,
         }
     }
 
@@ -542,7 +560,11 @@ impl<'p, 'a> Search<'p, 'a> {
             return true;
         }
         self.nodes += 1;
-        if self.nodes >= self.sweep_at {
+        let stalled = self.p.tuning.sweep_after_stall.is_some_and(|n| {
+            self.nodes >= self.improved_at.saturating_add(n)
+                && self.best_cost / CHANGE_SCALE > self.p.floor / CHANGE_SCALE
+        });
+        if self.nodes >= self.sweep_at || (stalled && self.sweep_at != u64::MAX) {
             // Once (the bound of what is left adds its effort in steps).
             self.sweep_at = u64::MAX;
             self.hand_over();
@@ -961,6 +983,7 @@ impl<'p, 'a> Search<'p, 'a> {
             .map(|k| self.items[k].card)
             .collect();
         self.best_cost = cost;
+        self.improved_at = self.nodes;
         if cost <= self.p.floor {
             self.done = true;
         }
@@ -1443,6 +1466,7 @@ mod tests {
         residual_levels: usize::MAX,
         residual_after: 0,
         sweep_after: None,
+        sweep_after_stall: None,
         sweep_relaxation: true,
         sweep_nodes: SWEEP_NODES,
         exchange_floor: true,
