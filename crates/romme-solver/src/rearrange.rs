@@ -270,9 +270,9 @@ pub(crate) fn rearrange_tuned(
             *best = Some((r, key));
         }
     };
-    // What a search must beat: the best so far, or the baseline (which is
-    // offered only after the first choice's search, so that an equal
-    // arrangement that search finds is the answer).
+    // What a search must beat: the best so far, or the baseline (which free
+    // rearrangement offers only after the first choice's search, so that an
+    // equal arrangement that search finds is the answer).
     let baseline_cost = baseline
         .as_ref()
         .map_or(u64::MAX, |b| cost_of(rules, round, b));
@@ -311,6 +311,11 @@ pub(crate) fn rearrange_tuned(
             }
         }
     } else {
+        // (A robbing turn found must beat the baseline, so it can come
+        // first: no search is skipped past it.)
+        if let Some(b) = &baseline {
+            offer(&mut best, b.clone());
+        }
         // The floor and hint of each exchange choice, worked out once.
         let mut floors: Vec<Option<(u64, Option<Hint>)>> = vec![None; choices.len()];
         // With several exchange choices, each one's hint is played first,
@@ -398,11 +403,6 @@ pub(crate) fn rearrange_tuned(
                         ));
                     }
                     offer(&mut best, done);
-                }
-                if c == 0 && !hint_only {
-                    if let Some(b) = &baseline {
-                        offer(&mut best, b.clone());
-                    }
                 }
             }
         }

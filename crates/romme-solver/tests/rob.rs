@@ -242,6 +242,23 @@ fn an_exchanged_joker_can_be_laid_off_again() {
     assert_eq!(out.hand, cards("9d"));
 }
 
+#[test]
+fn a_possible_exchange_that_helps_nothing_leaves_the_table_as_it_is() {
+    // 7d could take the joker's place, but the freed joker fits nowhere (it
+    // would cost more in the hand than 7d does) and 7d fits no meld: the
+    // table kept is the answer. (Every exchange choice's floor equals it,
+    // so no search runs; the answer must still be the table kept.)
+    let r = preset("raeuber");
+    let t = table(&["7h 7s 7c *=7d"]);
+    let hand = cards("7d Kc");
+    let out = rearrange(&r, None, &t, &hand, Limits::default()).expect("ok");
+    assert_valid(&r, &t, &hand, &out);
+    assert!(out.optimal);
+    assert!(out.placed.is_empty(), "{out:?}");
+    assert_eq!(out.hand, cards("7d Kc"));
+    assert_eq!(out.changed, 0);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(250))]
 
