@@ -10,6 +10,7 @@ use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use romme_core::notation::format_cards;
+use romme_core::penalty::hand_points;
 use romme_core::{CardKind, Face, MeldCard, Rank, Suit};
 use romme_solver::{Limits, rearrange};
 
@@ -277,8 +278,103 @@ proptest! {
     }
 }
 
+/// A small position with a joker on the table standing for one of its
+/// cards, and (mostly) that card in the hand, so that it can be exchanged.
+fn with_exchange(seed: u64, melds: usize, hand_size: usize) -> (Vec<Vec<MeldCard>>, Vec<CardKind>) {
+    let (mut t, mut hand) = position_sized(seed, melds, hand_size, 4);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+    if t.is_empty() {
+        return (t, hand);
+    }
+    let m = rng.random_range(0..t.len());
+    let i = rng.random_range(0..t[m].len());
+    let Some(face) = t[m][i].card.face() else {
+        return (t, hand);
+    };
+    t[m][i] = MeldCard {
+        card: CardKind::Joker,
+        stands_for: Some(face),
+    };
+    let natural = CardKind::Natural(face);
+    let copies = t.iter().flatten().filter(|c| c.card == natural).count()
+        + hand.iter().filter(|&&h| h == natural).count();
+    if copies < 2 && rng.random_bool(0.8) {
+        hand.push(natural);
+    }
+    (t, hand)
+}
+
+/// [`reference`] with joker exchanges: the best over every choice of
+/// exchanges (a hand natural takes the place of a table joker standing for
+/// it; the joker goes to the hand).
+fn reference_with_exchanges(
+    rules: &romme_core::Ruleset,
+    t: &[Vec<MeldCard>],
+    hand: &[CardKind],
+) -> (usize, u32) {
+    let jokers: Vec<(usize, usize)> = t
+        .iter()
+        .enumerate()
+        .flat_map(|(m, meld)| {
+            meld.iter()
+                .enumerate()
+                .filter(|(_, c)| c.card.is_joker() && c.stands_for.is_some())
+                .map(move |(i, _)| (m, i))
+        })
+        .collect();
+    let mut best = reference(rules, t, hand, true);
+    for mask in 1..1u32 << jokers.len() {
+        let mut t2 = t.to_vec();
+        let mut h2 = hand.to_vec();
+        let mut ok = true;
+        for (k, &(m, i)) in jokers.iter().enumerate() {
+            if mask >> k & 1 == 0 {
+                continue;
+            }
+            let Some(face) = t2[m][i].stands_for else {
+                continue;
+            };
+            let natural = CardKind::Natural(face);
+            match h2.iter().position(|&h| h == natural) {
+                Some(p) => {
+                    h2.remove(p);
+                    h2.push(t2[m][i].card);
+                    t2[m][i] = MeldCard::plain(natural);
+                }
+                None => ok = false,
+            }
+        }
+        if ok {
+            best = best.min(reference(rules, &t2, &h2, true));
+        }
+    }
+    best
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(120))]
+
+    /// With a joker on the table that a hand card could replace, robbing
+    /// (with exchanges) leaves what the brute force over every choice of
+    /// exchanges leaves, and never fails.
+    #[test]
+    fn exchange_positions_match_the_reference(seed in any::<u64>(), melds in 1usize..=3, hand_size in 1usize..=3) {
+        let rules = preset("raeuber");
+        let (t, hand) = with_exchange(seed, melds, hand_size);
+        prop_assume!(!t.is_empty());
+        prop_assume!(t.iter().flatten().count() + hand.len() <= 13);
+        let r = rearrange(&rules, None, &t, &hand, Limits::default()).expect("solves");
+        assert_valid(&rules, &t, &hand, &r);
+        prop_assert!(r.optimal);
+        let want = reference_with_exchanges(&rules, &t, &hand);
+        prop_assert_eq!(
+            (r.hand.len(), hand_points(&rules, &r.hand, None)),
+            want,
+            "table {:?} hand {}",
+            t.iter().map(|m| format_cards(m)).collect::<Vec<_>>(),
+            format_cards(&hand)
+        );
+    }
 
     #[test]
     fn optimum_equals_the_reference(seed in any::<u64>(), melds in 1usize..=3, hand_size in 1usize..=4) {
