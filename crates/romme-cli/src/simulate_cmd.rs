@@ -10,7 +10,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use romme_bots::BotSpec;
-use romme_bots::sim::{SimConfig, Summary, simulate, summarize};
+use romme_bots::sim::{SimConfig, Summary, Tally, simulate_each};
 
 use crate::rules_arg::resolve_rules;
 
@@ -85,26 +85,39 @@ pub fn run(args: &SimulateArgs, out: &mut String) -> Result<ExitCode> {
         max_actions: args.max_actions,
         keep_records: args.out.is_some(),
     };
-    let bar = progress_bar(args.games, "matches");
-    let t0 = Instant::now();
-    let outcomes = simulate(&cfg, args.threads, &|| bar.inc(1))?;
-    let seconds = t0.elapsed().as_secs_f64();
-    bar.finish_and_clear();
-    if let Some(path) = &args.out {
-        let mut file = std::io::BufWriter::new(
+    // The records are written as the matches end (in match order), and
+    // the outcomes counted and dropped: memory stays flat however many
+    // matches are played.
+    let mut file = match &args.out {
+        Some(path) => Some(std::io::BufWriter::new(
             std::fs::File::create(path)
                 .with_context(|| format!("cannot create {}", path.display()))?,
-        );
-        for o in &outcomes {
-            if let Some(r) = &o.record {
-                serde_json::to_writer(&mut file, r)?;
-                writeln!(file)?;
-            }
+        )),
+        None => None,
+    };
+    let mut tally = Tally::new(cfg.seats.len());
+    let mut write_error: Option<std::io::Error> = None;
+    let bar = progress_bar(args.games, "matches");
+    let t0 = Instant::now();
+    simulate_each(&cfg, args.threads, &|| bar.inc(1), |o| {
+        tally.add(&o);
+        if let (Some(file), Some(record), None) = (file.as_mut(), &o.record, &write_error) {
+            let written = serde_json::to_writer(&mut *file, record)
+                .map_err(std::io::Error::from)
+                .and_then(|()| writeln!(file));
+            write_error = written.err();
+        }
+    })?;
+    let seconds = t0.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    if let (Some(path), Some(mut file)) = (&args.out, file) {
+        if let Some(e) = write_error {
+            return Err(e).with_context(|| format!("cannot write {}", path.display()));
         }
         file.flush()
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
-    let summary = summarize(&cfg, &outcomes, seconds);
+    let summary = tally.summary(&cfg, seconds);
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&summary)?)?;
     } else {
