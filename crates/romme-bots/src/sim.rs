@@ -495,22 +495,27 @@ mod tests {
         }
     }
 
-    /// Outcomes come out in match order whatever the number of threads
-    /// (workers finish matches out of order), each the match played alone.
-    #[test]
-    fn outcomes_come_in_match_order() {
+    /// A run of `klassisch` with these seats, matches, seed and action limit.
+    fn klassisch(seats: Vec<BotSpec>, matches: usize, seed: u64, max_actions: usize) -> SimConfig {
         use romme_core::ruleset::presets;
         let Some(Ok(rules)) = presets::load("klassisch") else {
             panic!("klassisch preset");
         };
-        let cfg = SimConfig {
+        SimConfig {
             rules,
-            seats: vec![BotSpec::Random, BotSpec::Random, BotSpec::Random],
-            matches: 9,
-            seed: 3,
-            max_actions: 300,
+            seats,
+            matches,
+            seed,
+            max_actions,
             keep_records: false,
-        };
+        }
+    }
+
+    /// Outcomes come out in match order whatever the number of threads
+    /// (workers finish matches out of order), each the match played alone.
+    #[test]
+    fn outcomes_come_in_match_order() {
+        let cfg = klassisch(vec![BotSpec::Random; 3], 9, 3, 300);
         let alone: Vec<Outcome> = (0..9)
             .map(|i| play_one(&cfg.rules, &cfg.seats, match_seed(3, i), 300, false).expect("plays"))
             .collect();
@@ -530,18 +535,7 @@ mod tests {
     /// times within the histogram's 0.1 %.
     #[test]
     fn the_tally_counts_as_the_outcomes_say() {
-        use romme_core::ruleset::presets;
-        let Some(Ok(rules)) = presets::load("klassisch") else {
-            panic!("klassisch preset");
-        };
-        let cfg = SimConfig {
-            rules,
-            seats: vec![BotSpec::Random, BotSpec::Heuristic],
-            matches: 4,
-            seed: 1,
-            max_actions: 100,
-            keep_records: false,
-        };
+        let cfg = klassisch(vec![BotSpec::Random, BotSpec::Heuristic], 4, 1, 100);
         let outcome = |i: u64, places: Vec<usize>, points: Vec<i64>| Outcome {
             seed: i,
             finished: i != 3,
