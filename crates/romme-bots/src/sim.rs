@@ -207,12 +207,7 @@ pub fn simulate_each(
     };
     std::thread::scope(|threads_scope| {
         // The workers on their pool; the outcomes put in order here.
-        threads_scope.spawn(|| {
-            match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-                Ok(pool) => pool.install(work),
-                Err(_) => work(),
-            }
-        });
+        threads_scope.spawn(|| on_threads(threads, work));
         let done = in_order(rx, &mut each);
         // (The receiver is gone: a worker still sending stops.)
         stop.store(true, Ordering::Relaxed);

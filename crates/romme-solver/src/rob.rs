@@ -581,11 +581,14 @@ impl<'p, 'a> Search<'p, 'a> {
             return true;
         }
         self.nodes += 1;
-        let stalled = self.p.tuning.sweep_after_stall.is_some_and(|n| {
-            self.nodes >= self.improved_at.saturating_add(n)
-                && self.best_cost / CHANGE_SCALE > self.p.floor / CHANGE_SCALE
-        });
-        if self.nodes >= self.sweep_at || (stalled && self.sweep_at != u64::MAX) {
+        // (The stall is looked at only while the sweep has not been asked.)
+        let stalled = || {
+            self.p.tuning.sweep_after_stall.is_some_and(|n| {
+                self.nodes >= self.improved_at.saturating_add(n)
+                    && self.best_cost / CHANGE_SCALE > self.p.floor / CHANGE_SCALE
+            })
+        };
+        if self.nodes >= self.sweep_at || (self.sweep_at != u64::MAX && stalled()) {
             // Once (the bound of what is left adds its effort in steps).
             self.sweep_at = u64::MAX;
             self.hand_over();

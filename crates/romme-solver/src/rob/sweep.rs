@@ -903,7 +903,6 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             self.succ_bufs.resize_with(k + 1, Vec::new);
         }
         let mut successors = std::mem::take(&mut self.succ_bufs[k]);
-        successors.clear();
         self.successors_into(k, st, &mut successors);
         // A state with its transitions is worth about that many nodes of
         // the branch and bound (their limit is shared).
@@ -1027,22 +1026,18 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         out
     }
 
-    /// The transitions from step `k` in state `st`, appended to `out` (in
-    /// the order the search tries them).
+    /// The transitions from step `k` in state `st`, in the order the
+    /// search tries them, in `out` (whatever it held is cleared: a buffer
+    /// kept for its room).
     fn successors_into(&self, k: usize, st: &State, out: &mut Vec<Succ>) {
-        let from = out.len();
+        out.clear();
         match self.steps[k] {
             Step::SetsIn(r) => self.sets_in(r, st, out),
             Step::Suit(q, s) => self.suit_step(q, s, st, out),
             Step::SetsOut(r) => self.sets_out(r, st, out),
             Step::End => {}
         }
-        let mut i = 0;
-        out.retain(|(next, _, _)| {
-            let keep = i < from || self.tokens_ok(k + 1, next);
-            i += 1;
-            keep
-        });
+        out.retain(|(next, _, _)| self.tokens_ok(k + 1, next));
     }
 
     /// The rank's pool and whole-set mask live here or, for the ace
