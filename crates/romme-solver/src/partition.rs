@@ -38,6 +38,7 @@ use serde::Serialize;
 use smallvec::SmallVec;
 
 mod few_wilds;
+mod forced_changes;
 mod set_choices;
 mod strand;
 mod suit_runs;
@@ -1705,6 +1706,29 @@ impl<'r> PartitionSolver<'r> {
         effort += nodes;
         let best = best.as_ref().map(|b| self.build(b, &wild_cards));
         (best, stopped, changes, effort)
+    }
+
+    /// A cheap lower bound on the cost of every arrangement of the free
+    /// cards of `arrange` (`counts` and `tokens` wild tokens; only its
+    /// `optional`, `unit` and `originals` are read): the hand copies that
+    /// fit no meld at all stay in the hand (as the search pays them
+    /// upfront), and the rest that can join no original need changed melds
+    /// (see [`forced_changes`](forced_changes::forced_changes)).
+    pub(crate) fn cost_floor(
+        &self,
+        mut counts: [u8; FACES],
+        tokens: usize,
+        arrange: &Arrange,
+    ) -> u64 {
+        let t = &self.tables;
+        let (dead, paid, _) = t.certain_deadwood(&mut counts, tokens, Some(arrange));
+        let mut optional = arrange.optional;
+        for &f in &dead {
+            optional[usize::from(f)] -= 1;
+        }
+        let forced =
+            forced_changes::forced_changes(t, &counts, &optional, tokens, &arrange.originals);
+        u64::from(paid) * CHANGE_SCALE + forced
     }
 
     /// The free rearrangement's relaxation (no change costs, every run

@@ -742,6 +742,14 @@ impl<'p, 'a> Search<'p, 'a> {
             stopped: false,
             incumbent: room + 1,
         };
+        // Where the room leaves no card in the hand, the changed melds that
+        // hand cards joining no original need (and cards that fit no meld
+        // at all) often exceed it already: then the sweep is not needed.
+        // (Where a card may stay, the bound is rarely enough: not asked.)
+        let card = u64::from(self.p.unit) * CHANGE_SCALE;
+        if room < card && self.p.solver.cost_floor(counts, wild_cards.len(), &arrange) > room {
+            return false;
+        }
         let (found, stopped, changes, effort) =
             self.p.solver.arrange_counted(counts, wild_cards, arrange);
         self.nodes += effort * RESIDUAL_WEIGHT;

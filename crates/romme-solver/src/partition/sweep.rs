@@ -2174,7 +2174,7 @@ fn encode(v: &[u8; 5], w: u8) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use proptest::prelude::*;
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
@@ -2186,7 +2186,7 @@ mod tests {
     /// A sweep (a card left costs 1,000 and its points) over cards
     /// `counts`, hand copies `optional` and `tokens` wild tokens, with
     /// `originals` on the table, stopping after `limit` states.
-    fn sweep_of<'t>(
+    pub(in crate::partition) fn sweep_of<'t>(
         t: &'t Tables,
         (counts, optional, tokens): ([u8; FACES], [u8; FACES], usize),
         originals: &[Vec<usize>],
@@ -2245,7 +2245,10 @@ mod tests {
 
     /// A random problem under `t`: original melds (runs and sets) from two
     /// decks, hand copies on top, and wild tokens.
-    fn problem(t: &Tables, seed: u64) -> ([u8; FACES], [u8; FACES], usize, Vec<Vec<usize>>) {
+    pub(in crate::partition) fn problem(
+        t: &Tables,
+        seed: u64,
+    ) -> ([u8; FACES], [u8; FACES], usize, Vec<Vec<usize>>) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut counts = [0u8; FACES];
         let mut originals = Vec::new();
