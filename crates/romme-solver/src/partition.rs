@@ -44,6 +44,8 @@ mod strand;
 mod suit_runs;
 mod sweep;
 
+pub(crate) use sweep::SweepCaches;
+
 use few_wilds::FewWilds;
 use strand::StrandMasks;
 
@@ -1687,10 +1689,24 @@ impl<'r> PartitionSolver<'r> {
         wild_cards: Vec<(u32, CardKind)>,
         arrange: Arrange,
     ) -> (Option<Partition>, bool, usize, u64) {
+        self.arrange_sharing(counts, wild_cards, arrange, &mut None)
+    }
+
+    /// [`PartitionSolver::arrange_counted`] for a caller that asks many
+    /// problems over nearly the same cards: the sweep's suit and set
+    /// choices are kept in `caches` from one call to the next (see
+    /// [`SweepCaches`]; the answers are the same).
+    pub(crate) fn arrange_sharing(
+        &self,
+        counts: [u8; FACES],
+        wild_cards: Vec<(u32, CardKind)>,
+        arrange: Arrange,
+        caches: &mut Option<Box<SweepCaches>>,
+    ) -> (Option<Partition>, bool, usize, u64) {
         let mut effort = 0;
         // The sweep (exact, polynomial) where it applies.
         if let Some((best, changes)) =
-            self.arrange_by_sweep(counts, &wild_cards, &arrange, &mut effort)
+            self.arrange_by_sweep(counts, &wild_cards, &arrange, &mut effort, caches)
         {
             return (best, false, changes, effort);
         }
@@ -1764,6 +1780,7 @@ impl<'r> PartitionSolver<'r> {
         wild_cards: &[(u32, CardKind)],
         arrange: &Arrange,
         effort: &mut u64,
+        caches: &mut Option<Box<SweepCaches>>,
     ) -> Option<(Option<Partition>, usize)> {
         let t = &self.tables;
         if !sweep::Sweep::applies(t) || arrange.originals.is_empty() {
@@ -1790,7 +1807,11 @@ impl<'r> PartitionSolver<'r> {
             .incumbent
             .saturating_add(1)
             .saturating_sub(u64::from(paid) * CHANGE_SCALE);
+        if let Some(kept) = caches.take() {
+            sweep.share(kept);
+        }
         let found = sweep.solve(limit);
+        *caches = sweep.unshare();
         *effort += sweep.nodes;
         if sweep.stopped {
             return None;

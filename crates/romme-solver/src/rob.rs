@@ -67,7 +67,7 @@ use romme_core::ruleset::{Ruleset, SetSuits, WildShare};
 
 use smallvec::SmallVec;
 
-use crate::partition::{Arrange, CHANGE_SCALE, FACES, PartitionSolver};
+use crate::partition::{Arrange, CHANGE_SCALE, FACES, PartitionSolver, SweepCaches};
 use crate::rearrange::RearrangeError;
 
 mod sweep;
@@ -298,6 +298,9 @@ struct Search<'p, 'a> {
     level: usize,
     /// Least cost of the free cards' free rearrangement, per state.
     residual_memo: rustc_hash::FxHashMap<ResidualKey, u64>,
+    /// The suit and set choices of those rearrangements' sweeps, kept from
+    /// one to the next (their cards differ in a few suits at a time).
+    residual_caches: Option<Box<SweepCaches>>,
     /// Candidates tried per node (a narrow first pass finds a good turn
     /// early; the last pass tries them all).
     width: usize,
@@ -448,6 +451,7 @@ impl<'p, 'a> Search<'p, 'a> {
             stopped: false,
             level: 0,
             residual_memo: Default::default(),
+            residual_caches: Some(Box::default()),
             raw_buf: Vec::new(),
             width: usize::MAX,
             pass_end: u64::MAX,
@@ -751,7 +755,9 @@ impl<'p, 'a> Search<'p, 'a> {
             return false;
         }
         let (found, stopped, changes, effort) =
-            self.p.solver.arrange_counted(counts, wild_cards, arrange);
+            self.p
+                .solver
+                .arrange_sharing(counts, wild_cards, arrange, &mut self.residual_caches);
         self.nodes += effort * RESIDUAL_WEIGHT;
         if stopped {
             return true;

@@ -318,6 +318,31 @@ fn demand(
 /// tokens (on the stack: a rank has few sets).
 type RankSets = SmallVec<[([u8; 5], u8); 4]>;
 
+/// Suit choices and set choices kept from one sweep to the next (the
+/// robbing search's bound of what is left builds hundreds of small sweeps
+/// over nearly the same cards, each of which would work them out anew).
+/// A suit's choices depend only on its line's copies and its original
+/// runs, a rank's set choices only on its hand copies and its original
+/// sets (and the costs of a card left): both are kept under a signature of
+/// exactly that, so a sweep reads only what its own cards give. Sweeps
+/// whose originals have holes, or that a signature cannot hold, keep their
+/// own as before.
+#[derive(Default)]
+pub(crate) struct SweepCaches {
+    /// The card costs the set choices were worked out with.
+    costs: (u32, u64),
+    choices: FxHashMap<(u128, u64), Rc<[SuitChoice]>>,
+    sets: FxHashMap<(u64, u64), Rc<[SetChoice]>>,
+}
+
+impl SweepCaches {
+    /// Entries kept before the caches are emptied, so that a long search
+    /// does not grow them without end: a list of suit choices takes about a
+    /// kilobyte, and a ~40-card robbing search that stops at its node
+    /// limit keeps up to 12,500 of them.
+    const MOST: usize = 1 << 14;
+}
+
 /// Sets formed at one rank and the copies left in the hand.
 #[derive(Debug, Clone)]
 struct SetChoice {
@@ -441,6 +466,8 @@ pub(super) struct Sweep<'t> {
     /// encoding, in the order collections of sets are listed in (suit by
     /// suit, fewer copies first).
     set_vectors: Vec<([u8; 5], u8, u8, u64)>,
+    /// The most copies per suit in `set_vectors`.
+    set_vectors_most: u8,
     /// Per position: buffers for listing transitions.
     bufs: Vec<Buffers>,
     /// Transitions costing this much or more are not listed (the limit of
@@ -476,6 +503,15 @@ pub(super) struct Sweep<'t> {
     bounds: Option<Box<Sweep<'t>>>,
     /// Bounds are wanted ([`Sweep::with_bounds`]) and not yet made.
     bounds_wanted: bool,
+    /// Choices kept across sweeps, where this sweep was lent them (see
+    /// [`Sweep::share`]).
+    shared: Option<Box<SweepCaches>>,
+    /// With `shared`: per suit, the signature its choices are kept under
+    /// (`None`: not kept across sweeps).
+    suit_sig: [Option<u64>; 5],
+    /// With `shared`: per position, the signature of its rank's set
+    /// choices.
+    rank_sig: [Option<u64>; 16],
     /// Bounds worked out: (position, tokens left, low aces) → least cost
     /// from the position on whatever runs are open there, or (with
     /// [`BOUND`] set) a lower bound on it.
@@ -594,6 +630,12 @@ impl<'t> Sweep<'t> {
                 no_card[s][i + 1] = no_card[s][i] + u8::from(none);
             }
         }
+        // The most copies of a face a set may take per suit.
+        let set_vectors_most = if t.distinct_sets {
+            1
+        } else {
+            counts.iter().copied().max().unwrap_or(0)
+        };
         Some(Sweep {
             t,
             counts,
@@ -621,7 +663,8 @@ impl<'t> Sweep<'t> {
             recent_sets: vec![(0, None); 1 << RECENT_SETS_BITS],
             least_sets: vec![(0, 0); 1 << LEAST_SETS_BITS],
             bufs: (0..=len).map(|_| Buffers::default()).collect(),
-            set_vectors: set_vectors(t, &counts),
+            set_vectors: set_vectors(t, set_vectors_most),
+            set_vectors_most,
             cut: INF,
             nodes: 0,
             node_limit,
@@ -637,6 +680,9 @@ impl<'t> Sweep<'t> {
             bounds_wanted: false,
             bound_memo: FxHashMap::default(),
             last_bound: None,
+            shared: None,
+            suit_sig: [None; 5],
+            rank_sig: [None; 16],
             bounds_after: (BOUNDS_AFTER, BOUNDS_AFTER_NATURAL),
         })
     }
@@ -646,6 +692,105 @@ impl<'t> Sweep<'t> {
     pub(super) fn with_bounds(mut self) -> Self {
         self.bounds_wanted = true;
         self
+    }
+
+    /// Lend this sweep `caches` of suit and set choices kept from earlier
+    /// sweeps (see [`SweepCaches`]); [`Sweep::unshare`] gives them back.
+    /// Not where originals have holes (their choices read more than the
+    /// signatures hold).
+    pub(super) fn share(&mut self, mut caches: Box<SweepCaches>) {
+        let costs = (self.unit, self.scale);
+        if caches.costs != costs
+            || caches.choices.len() > SweepCaches::MOST
+            || caches.sets.len() > SweepCaches::MOST
+        {
+            *caches = SweepCaches {
+                costs,
+                ..SweepCaches::default()
+            };
+        }
+        if self.exact && self.doomed_runs && !self.relaxation {
+            let t = self.t;
+            for &s in &t.suits {
+                self.suit_sig[s] = self.suit_signature(s);
+            }
+            for p in 0..self.len.min(16) {
+                self.rank_sig[p] = self.rank_signature(p);
+            }
+        }
+        self.shared = Some(caches);
+    }
+
+    /// The caches lent by [`Sweep::share`].
+    pub(super) fn unshare(&mut self) -> Option<Box<SweepCaches>> {
+        self.shared.take()
+    }
+
+    /// What suit `s`'s choices read: its line's copies (2 bits a
+    /// position) and its original runs (first and last positions), with
+    /// the length cap. `None` where that does not fit.
+    fn suit_signature(&self, s: usize) -> Option<u64> {
+        let line = &self.t.line[s];
+        let mut sig = 0u64;
+        for &f in line {
+            let c = self.counts[f];
+            if c > 3 {
+                return None;
+            }
+            sig = sig << 2 | u64::from(c);
+        }
+        let mut runs: SmallVec<[(u8, u8); 4]> = self
+            .orig_runs
+            .iter()
+            .filter(|&&(os, _, _)| usize::from(os) == s)
+            .map(|&(_, a, b)| (a, b))
+            .collect();
+        if runs.len() > 3 {
+            return None;
+        }
+        runs.sort_unstable();
+        for &(a, b) in &runs {
+            sig = sig << 8 | u64::from(a) << 4 | u64::from(b);
+        }
+        // (Lines hold at most 14 positions: 28 bits, then 24 for the runs.)
+        Some(sig << 2 | runs.len() as u64 | u64::from(self.len_cap) << 60)
+    }
+
+    /// What the set choices at position `p` read: its faces' hand copies
+    /// (2 bits a suit), the original sets of its rank (2 bits a suit
+    /// each) and the most copies of a face (which set vectors are tried).
+    /// `None` where that does not fit or no sets form there.
+    fn rank_signature(&self, p: usize) -> Option<u64> {
+        let t = self.t;
+        let rank = t.line[t.suits[0]].get(p)? % 13;
+        let mut sig = 0u64;
+        for s in 0..5 {
+            let c = if t.suits.contains(&s) {
+                self.optional[t.line[s][p]]
+            } else {
+                0
+            };
+            if c > 3 {
+                return None;
+            }
+            sig = sig << 2 | u64::from(c);
+        }
+        let mut sets: SmallVec<[u16; 4]> = SmallVec::new();
+        for (_, o) in self.orig_sets.iter().filter(|(r, _)| *r == rank) {
+            if o.iter().any(|&c| c > 3) {
+                return None;
+            }
+            sets.push(o.iter().fold(0u16, |k, &c| k << 2 | u16::from(c)));
+        }
+        if sets.len() > 3 {
+            return None;
+        }
+        sets.sort_unstable();
+        for &v in &sets {
+            sig = sig << 10 | u64::from(v);
+        }
+        let most = self.set_vectors_most;
+        Some(sig << 2 | sets.len() as u64 | u64::from(most) << 56)
     }
 
     /// The relaxation for bounds, made at the first call: the same problem
@@ -1410,6 +1555,16 @@ impl<'t> Sweep<'t> {
         if let Some(found) = key.and_then(|k| self.choices_memo.get(&k)) {
             return Some(Rc::clone(found));
         }
+        // Kept from an earlier sweep with the same copies and originals in
+        // this suit.
+        let shared_key = key.zip(self.suit_sig[s]);
+        if let (Some(k), Some(caches)) = (shared_key, &self.shared) {
+            if let Some(found) = caches.choices.get(&k) {
+                let found = Rc::clone(found);
+                self.choices_memo.insert(k.0, Rc::clone(&found));
+                return Some(found);
+            }
+        }
         let mut choices = std::mem::take(&mut self.choices_buf);
         choices.clear();
         let mut choice = SuitChoice {
@@ -1468,6 +1623,9 @@ impl<'t> Sweep<'t> {
         self.choices_buf = choices;
         if let Some(k) = key {
             self.choices_memo.insert(k, Rc::clone(&kept));
+        }
+        if let (Some(k), Some(caches)) = (shared_key, &mut self.shared) {
+            caches.choices.insert(k, Rc::clone(&kept));
         }
         Some(kept)
     }
@@ -1977,6 +2135,22 @@ impl<'t> Sweep<'t> {
             self.recent_sets[slot] = (packed, Some(Rc::clone(&v)));
             return v;
         }
+        // Kept from an earlier sweep with the same copies and original
+        // sets at this rank.
+        let shared_key = self
+            .rank_sig
+            .get(p)
+            .copied()
+            .flatten()
+            .map(|sig| (packed, sig));
+        if let (Some(k), Some(caches)) = (shared_key, &self.shared) {
+            if let Some(v) = caches.sets.get(&k) {
+                let v = Rc::clone(v);
+                self.sets_memo.insert(packed, Rc::clone(&v));
+                self.recent_sets[slot] = (packed, Some(Rc::clone(&v)));
+                return v;
+            }
+        }
         // Per tokens used, the cheapest choice (the first found among equals).
         // (The budget is at most `MAX_TOKENS`: on the stack.)
         let mut out: SmallVec<[Option<SetChoice>; MAX_TOKENS + 1]> =
@@ -1992,6 +2166,9 @@ impl<'t> Sweep<'t> {
         }
         let kept: Rc<[SetChoice]> = Rc::from(&kept[..]);
         self.sets_memo.insert(packed, Rc::clone(&kept));
+        if let (Some(k), Some(caches)) = (shared_key, &mut self.shared) {
+            caches.sets.insert(k, Rc::clone(&kept));
+        }
         self.recent_sets[slot] = (packed, Some(Rc::clone(&kept)));
         kept
     }
@@ -2133,10 +2310,10 @@ fn choices_key(p: usize, s: usize, opens: &[Open], avail: u8, budget: u8) -> u12
         | u128::from(budget) << 112
 }
 
-/// The set vectors under `t` with at most the copies of `counts`' faces
-/// (one per suit where sets have distinct suits), in their fixed order (see
-/// [`Sweep::set_vectors`]).
-fn set_vectors(t: &Tables, counts: &[u8; FACES]) -> Vec<([u8; 5], u8, u8, u64)> {
+/// The set vectors under `t` with at most `most` copies per suit (the
+/// most copies of a face, one where sets have distinct suits), in their
+/// fixed order (see [`Sweep::set_vectors`]).
+fn set_vectors(t: &Tables, most: u8) -> Vec<([u8; 5], u8, u8, u64)> {
     fn add(
         t: &Tables,
         most: u8,
@@ -2158,11 +2335,6 @@ fn set_vectors(t: &Tables, counts: &[u8; FACES]) -> Vec<([u8; 5], u8, u8, u64)> 
         }
         v[s] = 0;
     }
-    let most = if t.distinct_sets {
-        1
-    } else {
-        counts.iter().copied().max().unwrap_or(0)
-    };
     let mut out = Vec::new();
     add(t, most, (0, &mut [0; 5]), &mut out);
     out
@@ -2466,6 +2638,61 @@ pub(super) mod tests {
             };
             prop_assert_eq!(key(&a), key(&b), "seed {}", seed);
             prop_assert_eq!(key(&a), key(&c), "seed {}", seed);
+        }
+
+        /// Suit and set choices kept from sweep to sweep (as the robbing
+        /// search's bound of what is left keeps them) change no answer: a
+        /// run of related problems, each the last with a hand copy fewer,
+        /// a hand copy made a table copy, an original's cards gone, or an
+        /// original's cards no longer an original, solved with one set of
+        /// caches, gives the same optimum and arrangement as each problem
+        /// alone, under the rules of `offen` and `raeuber`.
+        #[test]
+        fn kept_choices_change_no_answer(seed in any::<u64>(), robbing in any::<bool>()) {
+            let name = if robbing { "raeuber" } else { "offen" };
+            let rules = presets::load(name).expect("preset").expect("loads");
+            let t = Tables::new(&rules, None);
+            let (mut counts, mut optional, tokens, mut originals) = problem(&t, seed);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+            let mut caches = Some(Box::<super::SweepCaches>::default());
+            for _ in 0..12 {
+                let mut alone = sweep_of(&t, (counts, optional, tokens), &originals, 200_000);
+                let want = alone.solve(INF);
+                let mut kept = sweep_of(&t, (counts, optional, tokens), &originals, 200_000);
+                if let Some(c) = caches.take() {
+                    kept.share(c);
+                }
+                let got = kept.solve(INF);
+                caches = kept.unshare();
+                prop_assert_eq!(alone.stopped, kept.stopped, "seed {}", seed);
+                if !alone.stopped {
+                    prop_assert_eq!(alone.optimum, kept.optimum, "seed {}", seed);
+                    let shapes = |b: &Option<super::super::Best>| b.as_ref().map(|b| b.shapes.clone());
+                    prop_assert_eq!(shapes(&want), shapes(&got), "seed {}", seed);
+                }
+                // The next problem.
+                let hand: Vec<usize> = (0..FACES).filter(|&f| optional[f] > 0).collect();
+                match rng.random_range(0..4) {
+                    0 | 1 if !hand.is_empty() => {
+                        let f = hand[rng.random_range(0..hand.len())];
+                        optional[f] -= 1;
+                        // A copy fewer, or one the table holds.
+                        if rng.random_bool(0.5) {
+                            counts[f] -= 1;
+                        }
+                    }
+                    2 if originals.len() > 1 => {
+                        let gone = originals.remove(rng.random_range(0..originals.len()));
+                        for f in gone {
+                            counts[f] -= 1;
+                        }
+                    }
+                    _ if originals.len() > 1 => {
+                        originals.remove(rng.random_range(0..originals.len()));
+                    }
+                    _ => break,
+                }
+            }
         }
 
         /// The relaxation (no changes counted, some choices passed over as
