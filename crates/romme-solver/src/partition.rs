@@ -180,6 +180,10 @@ struct Tables {
     strand: Option<StrandMasks>,
     /// The fast path for hands with at most one wild token, where it applies.
     few_wilds: Option<FewWilds>,
+    /// The sweep's set vectors per most copies of a face (the index), made
+    /// at the first sweep instead of once per sweep: the robbing search's
+    /// bound of what is left builds hundreds of sweeps per position.
+    set_vectors: std::sync::OnceLock<Vec<Vec<sweep::SetVector>>>,
 }
 
 impl Tables {
@@ -381,6 +385,7 @@ impl Tables {
                 && w.at_run_ends,
             strand: None,
             few_wilds: None,
+            set_vectors: std::sync::OnceLock::new(),
         };
         let set_partners = [0, 1].map(|tokens| t.set_partners_needed(tokens));
         t.strand = StrandMasks::new(

@@ -45,6 +45,7 @@
 //! mode of the partition search). Wrap-around runs and wild-card limits go
 //! to the branch and bound instead ([`Sweep::applies`]).
 
+use std::borrow::Cow;
 use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
@@ -53,6 +54,14 @@ use smallvec::SmallVec;
 use romme_core::ruleset::WildShare;
 
 use super::{Best, FACES, Shape, Tables};
+
+/// The most copies of a face for which [`Tables`] keeps the set vectors
+/// (two decks have two; more decks have them worked out per sweep).
+const KEPT_SET_VECTORS: u8 = 3;
+
+/// A set vector: copies per suit, its naturals, its tokens (up to the
+/// minimum length) and its encoding (see [`Sweep::set_vectors`]).
+pub(super) type SetVector = ([u8; 5], u8, u8, u64);
 
 /// No finite cost.
 const INF: u64 = u64::MAX / 4;
@@ -465,7 +474,7 @@ pub(super) struct Sweep<'t> {
     /// minimum length): the vector, its naturals, its tokens and its
     /// encoding, in the order collections of sets are listed in (suit by
     /// suit, fewer copies first).
-    set_vectors: Vec<([u8; 5], u8, u8, u64)>,
+    set_vectors: Cow<'t, [SetVector]>,
     /// The most copies per suit in `set_vectors`.
     set_vectors_most: u8,
     /// Per position: buffers for listing transitions.
@@ -663,7 +672,19 @@ impl<'t> Sweep<'t> {
             recent_sets: vec![(0, None); 1 << RECENT_SETS_BITS],
             least_sets: vec![(0, 0); 1 << LEAST_SETS_BITS],
             bufs: (0..=len).map(|_| Buffers::default()).collect(),
-            set_vectors: set_vectors(t, set_vectors_most),
+            // Kept with the tables for up to `KEPT_SET_VECTORS` copies.
+            set_vectors: match t
+                .set_vectors
+                .get_or_init(|| {
+                    (0..=KEPT_SET_VECTORS)
+                        .map(|most| set_vectors(t, most))
+                        .collect()
+                })
+                .get(usize::from(set_vectors_most))
+            {
+                Some(kept) => Cow::Borrowed(&kept[..]),
+                None => Cow::Owned(set_vectors(t, set_vectors_most)),
+            },
             set_vectors_most,
             cut: INF,
             nodes: 0,
@@ -2251,7 +2272,7 @@ impl<'t> Sweep<'t> {
         let prev = sets.last().map(|(v, w)| encode(v, *w));
         // The set vectors in their fixed order (see `set_vectors`): those
         // the pool can give, with the tokens up to the minimum length.
-        for &(v, n, w, code) in &self.set_vectors {
+        for &(v, n, w, code) in self.set_vectors.iter() {
             if w > free_tokens
                 || prev.is_some_and(|q| code > q)
                 || t.suits.iter().any(|&s| v[s] > pool[s])
@@ -2313,13 +2334,8 @@ fn choices_key(p: usize, s: usize, opens: &[Open], avail: u8, budget: u8) -> u12
 /// The set vectors under `t` with at most `most` copies per suit (the
 /// most copies of a face, one where sets have distinct suits), in their
 /// fixed order (see [`Sweep::set_vectors`]).
-fn set_vectors(t: &Tables, most: u8) -> Vec<([u8; 5], u8, u8, u64)> {
-    fn add(
-        t: &Tables,
-        most: u8,
-        (k, v): (usize, &mut [u8; 5]),
-        out: &mut Vec<([u8; 5], u8, u8, u64)>,
-    ) {
+fn set_vectors(t: &Tables, most: u8) -> Vec<SetVector> {
+    fn add(t: &Tables, most: u8, (k, v): (usize, &mut [u8; 5]), out: &mut Vec<SetVector>) {
         let Some(&s) = t.suits.get(k) else {
             let n: u8 = v.iter().sum();
             if n > 0 {
