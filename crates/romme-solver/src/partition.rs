@@ -400,6 +400,31 @@ impl Tables {
         t
     }
 
+    /// Where the faces of an original run lie on their suit's line: the
+    /// suit, the first and last positions, and the positions they hold (a
+    /// bit each). Each face is taken at the first position after the one
+    /// before (the ace low when it comes first, high when it comes last);
+    /// positions between them that they do not hold are holes (wild cards
+    /// that are no longer on the table). `None` when the faces do not lie
+    /// on the line in that order.
+    fn run_positions(&self, faces: &[usize]) -> Option<(usize, usize, usize, u16)> {
+        let s = faces.first()? / 13;
+        let line = self.line.get(s)?;
+        let mut at: Option<usize> = None;
+        let mut lo = 0;
+        let mut held = 0u16;
+        for &f in faces {
+            let from = at.map_or(0, |q| q + 1);
+            let q = (from..line.len()).find(|&q| line[q] == f)?;
+            if at.is_none() {
+                lo = q;
+            }
+            held |= 1 << q;
+            at = Some(q);
+        }
+        Some((s, lo, at?, held))
+    }
+
     /// The fewest natural partners a card needs for some set with `tokens`
     /// wild tokens (None: no set at all): the rule of [`Tables::meldable`]
     /// and of the bit-parallel stranded-card test.

@@ -63,28 +63,10 @@ pub(super) fn forced_changes(
             }
             continue;
         }
-        // A run: its faces in line order, each at the first position after
-        // the one before (as the sweep reads originals).
-        let s = first / 13;
-        let Some(line) = t.line.get(s) else {
-            return 0;
-        };
-        let mut at: Option<usize> = None;
-        let mut lo = 0;
-        let mut held = 0u16;
-        for &f in faces {
-            let from = at.map_or(0, |q| q + 1);
-            let Some(q) = (from..line.len()).find(|&q| line[q] == f) else {
-                return 0;
-            };
-            if at.is_none() {
-                lo = q;
-            }
-            held |= 1 << q;
-            at = Some(q);
-        }
-        if let Some(hi) = at {
-            runs.push((s, lo, hi, held));
+        // A run (its positions as the sweep reads them).
+        match t.run_positions(faces) {
+            Some(run) => runs.push(run),
+            None => return 0,
         }
     }
     // The hand faces that can join no original: (suit, rank) edges.

@@ -596,24 +596,7 @@ impl<'t> Sweep<'t> {
                 }
                 continue;
             }
-            // A run: its faces in line order, each at the first position
-            // after the one before (the ace low when it comes first, high
-            // when it comes last); positions between them are holes.
-            let s = first / 13;
-            let line = t.line.get(s)?;
-            let mut at: Option<usize> = None;
-            let mut lo = 0;
-            let mut held = 0u16;
-            for &f in faces {
-                let from = at.map_or(0, |q| q + 1);
-                let q = (from..line.len()).find(|&q| line[q] == f)?;
-                if at.is_none() {
-                    lo = q;
-                }
-                held |= 1 << q;
-                at = Some(q);
-            }
-            let hi = at?;
+            let (s, lo, hi, held) = t.run_positions(faces)?;
             if hi - lo >= t.max_run {
                 return None;
             }
