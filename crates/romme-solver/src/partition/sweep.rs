@@ -344,6 +344,49 @@ pub(crate) struct SweepCaches {
     sets: FxHashMap<(u64, u64), Rc<[SetChoice]>>,
 }
 
+/// [`SweepCaches`] lent to one sweep, with the signatures its choices are
+/// kept under there.
+struct Lent {
+    caches: Box<SweepCaches>,
+    /// Per suit (`None`: not kept across sweeps).
+    suit_sig: [Option<u64>; 5],
+    /// Per position, of its rank's set choices.
+    rank_sig: [Option<u64>; 16],
+}
+
+impl Lent {
+    /// Suit `s`'s choices under `key`, if an earlier sweep kept them.
+    #[cold]
+    fn choices(&self, key: u128, s: usize) -> Option<Rc<[SuitChoice]>> {
+        let sig = self.suit_sig[s]?;
+        self.caches.choices.get(&(key, sig)).cloned()
+    }
+
+    /// Keep suit `s`'s choices under `key` for later sweeps.
+    #[cold]
+    fn keep_choices(&mut self, key: u128, s: usize, choices: &Rc<[SuitChoice]>) {
+        if let Some(sig) = self.suit_sig[s] {
+            self.caches.choices.insert((key, sig), Rc::clone(choices));
+        }
+    }
+
+    /// The set choices at position `p` under `key`, if an earlier sweep
+    /// kept them.
+    #[cold]
+    fn sets(&self, key: u64, p: usize) -> Option<Rc<[SetChoice]>> {
+        let sig = self.rank_sig.get(p).copied().flatten()?;
+        self.caches.sets.get(&(key, sig)).cloned()
+    }
+
+    /// Keep the set choices at position `p` under `key` for later sweeps.
+    #[cold]
+    fn keep_sets(&mut self, key: u64, p: usize, sets: &Rc<[SetChoice]>) {
+        if let Some(sig) = self.rank_sig.get(p).copied().flatten() {
+            self.caches.sets.insert((key, sig), Rc::clone(sets));
+        }
+    }
+}
+
 impl SweepCaches {
     /// Entries kept before the caches are emptied, so that a long search
     /// does not grow them without end: a list of suit choices takes about a
@@ -514,13 +557,7 @@ pub(super) struct Sweep<'t> {
     bounds_wanted: bool,
     /// Choices kept across sweeps, where this sweep was lent them (see
     /// [`Sweep::share`]).
-    shared: Option<Box<SweepCaches>>,
-    /// With `shared`: per suit, the signature its choices are kept under
-    /// (`None`: not kept across sweeps).
-    suit_sig: [Option<u64>; 5],
-    /// With `shared`: per position, the signature of its rank's set
-    /// choices.
-    rank_sig: [Option<u64>; 16],
+    shared: Option<Box<Lent>>,
     /// Bounds worked out: (position, tokens left, low aces) → least cost
     /// from the position on whatever runs are open there, or (with
     /// [`BOUND`] set) a lower bound on it.
@@ -685,8 +722,6 @@ impl<'t> Sweep<'t> {
             bound_memo: FxHashMap::default(),
             last_bound: None,
             shared: None,
-            suit_sig: [None; 5],
-            rank_sig: [None; 16],
             bounds_after: (BOUNDS_AFTER, BOUNDS_AFTER_NATURAL),
         })
     }
@@ -713,21 +748,25 @@ impl<'t> Sweep<'t> {
                 ..SweepCaches::default()
             };
         }
+        let mut lent = Lent {
+            caches,
+            suit_sig: [None; 5],
+            rank_sig: [None; 16],
+        };
         if self.exact && self.doomed_runs && !self.relaxation {
-            let t = self.t;
-            for &s in &t.suits {
-                self.suit_sig[s] = self.suit_signature(s);
+            for &s in &self.t.suits {
+                lent.suit_sig[s] = self.suit_signature(s);
             }
             for p in 0..self.len.min(16) {
-                self.rank_sig[p] = self.rank_signature(p);
+                lent.rank_sig[p] = self.rank_signature(p);
             }
         }
-        self.shared = Some(caches);
+        self.shared = Some(Box::new(lent));
     }
 
     /// The caches lent by [`Sweep::share`].
     pub(super) fn unshare(&mut self) -> Option<Box<SweepCaches>> {
-        self.shared.take()
+        self.shared.take().map(|lent| lent.caches)
     }
 
     /// What suit `s`'s choices read: its line's copies (2 bits a
@@ -1561,11 +1600,9 @@ impl<'t> Sweep<'t> {
         }
         // Kept from an earlier sweep with the same copies and originals in
         // this suit.
-        let shared_key = key.zip(self.suit_sig[s]);
-        if let (Some(k), Some(caches)) = (shared_key, &self.shared) {
-            if let Some(found) = caches.choices.get(&k) {
-                let found = Rc::clone(found);
-                self.choices_memo.insert(k.0, Rc::clone(&found));
+        if let (Some(k), Some(lent)) = (key, &self.shared) {
+            if let Some(found) = lent.choices(k, s) {
+                self.choices_memo.insert(k, Rc::clone(&found));
                 return Some(found);
             }
         }
@@ -1628,8 +1665,8 @@ impl<'t> Sweep<'t> {
         if let Some(k) = key {
             self.choices_memo.insert(k, Rc::clone(&kept));
         }
-        if let (Some(k), Some(caches)) = (shared_key, &mut self.shared) {
-            caches.choices.insert(k, Rc::clone(&kept));
+        if let (Some(k), Some(lent)) = (key, &mut self.shared) {
+            lent.keep_choices(k, s, &kept);
         }
         Some(kept)
     }
@@ -2141,19 +2178,10 @@ impl<'t> Sweep<'t> {
         }
         // Kept from an earlier sweep with the same copies and original
         // sets at this rank.
-        let shared_key = self
-            .rank_sig
-            .get(p)
-            .copied()
-            .flatten()
-            .map(|sig| (packed, sig));
-        if let (Some(k), Some(caches)) = (shared_key, &self.shared) {
-            if let Some(v) = caches.sets.get(&k) {
-                let v = Rc::clone(v);
-                self.sets_memo.insert(packed, Rc::clone(&v));
-                self.recent_sets[slot] = (packed, Some(Rc::clone(&v)));
-                return v;
-            }
+        if let Some(v) = self.shared.as_ref().and_then(|lent| lent.sets(packed, p)) {
+            self.sets_memo.insert(packed, Rc::clone(&v));
+            self.recent_sets[slot] = (packed, Some(Rc::clone(&v)));
+            return v;
         }
         // Per tokens used, the cheapest choice (the first found among equals).
         // (The budget is at most `MAX_TOKENS`: on the stack.)
@@ -2170,8 +2198,8 @@ impl<'t> Sweep<'t> {
         }
         let kept: Rc<[SetChoice]> = Rc::from(&kept[..]);
         self.sets_memo.insert(packed, Rc::clone(&kept));
-        if let (Some(k), Some(caches)) = (shared_key, &mut self.shared) {
-            caches.sets.insert(k, Rc::clone(&kept));
+        if let Some(lent) = &mut self.shared {
+            lent.keep_sets(packed, p, &kept);
         }
         self.recent_sets[slot] = (packed, Some(Rc::clone(&kept)));
         kept
