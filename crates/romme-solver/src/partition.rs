@@ -1772,8 +1772,13 @@ impl<'r> PartitionSolver<'r> {
         for &f in &dead {
             optional[usize::from(f)] -= 1;
         }
-        let forced =
-            forced_changes::forced_changes(t, &counts, &optional, tokens, &arrange.originals);
+        // (The changed melds count only where every card left costs more
+        // than all of them: with a unit per card.)
+        let forced = if arrange.unit > 0 {
+            forced_changes::forced_changes(t, &counts, &optional, tokens, &arrange.originals)
+        } else {
+            0
+        };
         u64::from(paid) * CHANGE_SCALE + forced
     }
 
