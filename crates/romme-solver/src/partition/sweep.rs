@@ -39,6 +39,11 @@
 //! state (the first such in the order it visits them), so the answer is
 //! canonical.
 //!
+//! A caller that asks many problems over nearly the same cards (the
+//! robbing search's bound of what is left) lends each sweep a
+//! [`SweepCaches`]: the suits' and ranks' choices are then kept from one
+//! sweep to the next, under signatures of exactly what they read.
+//!
 //! It covers what `offen` and its house rules need: lines with the ace low,
 //! high or both, sets of distinct or mixed suits, and wild cards without
 //! limits (spare tokens join any meld with room at the end, as in the free
