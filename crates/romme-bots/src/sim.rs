@@ -8,6 +8,7 @@
 //! times, not every outcome.
 
 use std::collections::BTreeMap;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
@@ -155,12 +156,15 @@ pub fn play_one_warm(
 /// begun, and an outcome that ends before an earlier one waits only for it.
 /// Memory stays flat however many matches are played (nothing is kept but
 /// what `each` keeps). A bot's illegal move stops the run: the error is the
-/// one of the earliest such match.
+/// one of the earliest such match. So does `each` returning
+/// [`ControlFlow::Break`] (a record that cannot be written, say): no match
+/// is begun after it, the ones under way are dropped when they end, and
+/// `Ok` is returned (the consumer knows why it stopped).
 pub fn simulate_each(
     cfg: &SimConfig,
     threads: usize,
     progress: &(dyn Fn() + Sync),
-    mut each: impl FnMut(Outcome),
+    mut each: impl FnMut(Outcome) -> ControlFlow<()>,
 ) -> Result<(), SimError> {
     // Refuse a bad ruleset or seat count before starting threads.
     Game::new(cfg.rules.clone(), cfg.seats.len(), cfg.seed)?;
@@ -217,11 +221,12 @@ pub fn simulate_each(
 }
 
 /// Hand the outcomes from `rx` to `each` in match order (an outcome that
-/// comes early waits for the ones before it), until the senders are done
-/// or an error comes up in order. The receiver is dropped on return.
+/// comes early waits for the ones before it), until the senders are done,
+/// an error comes up in order or `each` breaks. The receiver is dropped on
+/// return.
 fn in_order(
     rx: std::sync::mpsc::Receiver<(usize, Result<Outcome, SimError>)>,
-    each: &mut impl FnMut(Outcome),
+    each: &mut impl FnMut(Outcome) -> ControlFlow<()>,
 ) -> Result<(), SimError> {
     let mut waiting: std::collections::BTreeMap<usize, Result<Outcome, SimError>> =
         std::collections::BTreeMap::new();
@@ -230,7 +235,9 @@ fn in_order(
         waiting.insert(i, out);
         while let Some(out) = waiting.remove(&due) {
             due += 1;
-            each(out?);
+            if each(out?).is_break() {
+                return Ok(());
+            }
         }
     }
     Ok(())
@@ -243,7 +250,10 @@ pub fn simulate(
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<Outcome>, SimError> {
     let mut outcomes = Vec::with_capacity(cfg.matches);
-    simulate_each(cfg, threads, progress, |o| outcomes.push(o))?;
+    simulate_each(cfg, threads, progress, |o| {
+        outcomes.push(o);
+        ControlFlow::Continue(())
+    })?;
     Ok(outcomes)
 }
 
@@ -380,6 +390,11 @@ impl Tally {
                 .map(|_| Histogram::new(3).unwrap_or_else(|_| unreachable!("3 digits is valid")))
                 .collect(),
         }
+    }
+
+    /// The matches counted so far.
+    pub fn matches(&self) -> usize {
+        self.matches
     }
 
     /// Count one match's outcome.
@@ -527,13 +542,49 @@ mod tests {
             .collect();
         for threads in [1, 2, 3] {
             let mut got = Vec::new();
-            simulate_each(&cfg, threads, &|| {}, |o| got.push(o)).expect("runs");
+            simulate_each(&cfg, threads, &|| {}, |o| {
+                got.push(o);
+                ControlFlow::Continue(())
+            })
+            .expect("runs");
             let seeds: Vec<u64> = got.iter().map(|o| o.seed).collect();
             let want: Vec<u64> = (0..9).map(|i| match_seed(3, i)).collect();
             assert_eq!(seeds, want, "{threads} threads");
             for (a, b) in alone.iter().zip(&got) {
                 assert_eq!((a.actions, &a.points), (b.actions, &b.points));
             }
+        }
+    }
+
+    /// A consumer that breaks stops the run: it sees no outcome after the
+    /// break, and the workers begin no match after it (at most what the
+    /// channel and the workers under way hold is played on).
+    #[test]
+    fn a_consumer_that_breaks_stops_the_run() {
+        let cfg = klassisch(vec![BotSpec::Random; 3], 2_000, 5, 30);
+        for threads in [1, 2] {
+            let played = AtomicUsize::new(0);
+            let mut seen = Vec::new();
+            simulate_each(
+                &cfg,
+                threads,
+                &|| {
+                    played.fetch_add(1, Ordering::Relaxed);
+                },
+                |o| {
+                    seen.push(o.seed);
+                    if seen.len() == 3 {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                },
+            )
+            .expect("runs");
+            let want: Vec<u64> = (0..3).map(|i| match_seed(5, i)).collect();
+            assert_eq!(seen, want, "{threads} threads");
+            let played = played.load(Ordering::Relaxed);
+            assert!(played < 200, "{threads} threads: {played} matches played");
         }
     }
 

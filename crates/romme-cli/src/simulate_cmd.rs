@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 use std::io::Write as _;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -99,20 +100,33 @@ pub fn run(args: &SimulateArgs, out: &mut String) -> Result<ExitCode> {
     let mut write_error: Option<std::io::Error> = None;
     let bar = progress_bar(args.games, "matches");
     let t0 = Instant::now();
+    // A record that cannot be written (a full disk, say) stops the run:
+    // the matches after it would be played for nothing.
     simulate_each(&cfg, args.threads, &|| bar.inc(1), |o| {
         tally.add(&o);
-        if let (Some(file), Some(record), None) = (file.as_mut(), &o.record, &write_error) {
+        if let (Some(file), Some(record)) = (file.as_mut(), &o.record) {
             let written = serde_json::to_writer(&mut *file, record)
                 .map_err(std::io::Error::from)
                 .and_then(|()| writeln!(file));
-            write_error = written.err();
+            if let Err(e) = written {
+                write_error = Some(e);
+                return ControlFlow::Break(());
+            }
         }
+        ControlFlow::Continue(())
     })?;
     let seconds = t0.elapsed().as_secs_f64();
     bar.finish_and_clear();
     if let (Some(path), Some(mut file)) = (&args.out, file) {
         if let Some(e) = write_error {
-            return Err(e).with_context(|| format!("cannot write {}", path.display()));
+            return Err(e).with_context(|| {
+                format!(
+                    "cannot write {} (the run stopped at match {} of {})",
+                    path.display(),
+                    tally.matches(),
+                    args.games
+                )
+            });
         }
         file.flush()
             .with_context(|| format!("cannot write {}", path.display()))?;

@@ -510,3 +510,87 @@ fn engine_plays_over_json_lines_and_the_record_replays() {
     let o = romme(&["replay", path, "--seat", "9"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn simulate_json_records_and_replay() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let file = dir.path().join("records.jsonl");
+    let path = file.to_str().expect("utf-8");
+    let args = [
+        "simulate",
+        "--rules",
+        "klassisch",
+        "--seats",
+        "random,heuristic,random",
+        "--games",
+        "5",
+        "--seed",
+        "7",
+        "--threads",
+        "2",
+        "--json",
+        "--out",
+        path,
+    ];
+    let o = romme(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let summary: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("one JSON object");
+    assert_eq!(summary["games"], 5);
+    assert!(summary["actions"].as_u64().is_some_and(|a| a > 0));
+    assert!(summary["seconds"].as_f64().is_some_and(|s| s >= 0.0));
+    let seats = summary["seats"].as_array().expect("seats");
+    assert_eq!(seats.len(), 3);
+    assert_eq!(seats[1]["bot"], "heuristic");
+    // One record per match, each replayable; the same seed gives the
+    // same records on one thread.
+    let text = std::fs::read_to_string(&file).expect("records");
+    assert_eq!(text.lines().count(), 5);
+    let o = romme(&["replay", path, "--game", "5"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("== game 1"), "{}", stdout(&o));
+    let o = romme(&["replay", path, "--game", "6"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("holds 5 record(s)"), "{}", stderr(&o));
+    let again = dir.path().join("again.jsonl");
+    let mut one_thread = args;
+    one_thread[10] = "1";
+    one_thread[13] = again.to_str().expect("utf-8");
+    let o = romme(&one_thread);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&again).expect("records"), text);
+}
+
+/// A record that cannot be written stops the run with an error naming the
+/// file (`/dev/full` refuses every write with "no space left").
+#[test]
+fn simulate_stops_when_a_record_cannot_be_written() {
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    let o = romme(&[
+        "simulate",
+        "--rules",
+        "klassisch",
+        "--seats",
+        "random,random,random",
+        "--games",
+        "100000",
+        "--threads",
+        "1",
+        "--out",
+        "/dev/full",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(err.contains("cannot write /dev/full"), "{err}");
+    // It stopped within the first few matches (a record is some kilobytes,
+    // the file's buffer eight), not after all of them.
+    let at: usize = err
+        .split("stopped at match ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no match number in {err}"));
+    assert!((1..100).contains(&at), "{err}");
+    assert!(stdout(&o).is_empty(), "no summary: {}", stdout(&o));
+}
