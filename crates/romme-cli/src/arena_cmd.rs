@@ -25,9 +25,10 @@ pub struct ArenaArgs {
     #[arg(long, default_value = "random,heuristic")]
     pub bots: String,
     /// Seats per table; two configurations share a table, alternating
-    /// seats.
-    #[arg(long, default_value_t = 2)]
-    pub seats: usize,
+    /// seats. Default: the ruleset's smallest table (at least two; three
+    /// for `klassisch`, which is played by at least three).
+    #[arg(long)]
+    pub seats: Option<usize>,
     /// Deals per pair of configurations; each deal is played twice, with
     /// the seats swapped.
     #[arg(long, short, default_value_t = 50)]
@@ -41,7 +42,8 @@ pub struct ArenaArgs {
     /// A match stops unfinished after this many actions.
     #[arg(long, default_value_t = 20_000)]
     pub max_actions: usize,
-    /// Write a chart of the ratings and point distributions (SVG).
+    /// Write a chart of the ratings and point distributions (an SVG file,
+    /// name ending in .svg).
     #[arg(long)]
     pub chart: Option<PathBuf>,
     /// Print one JSON object instead of text.
@@ -56,11 +58,27 @@ pub fn run(args: &ArenaArgs, out: &mut String) -> Result<ExitCode> {
     if bots.len() < 2 {
         bail!("an arena needs at least two bot configurations");
     }
-    if args.seats < 2 {
+    let seats = args
+        .seats
+        .unwrap_or_else(|| usize::from(rules.players.min).max(2));
+    if seats < 2 {
         bail!("an arena needs at least two seats per table");
     }
-    romme_engine::Game::new(rules.clone(), args.seats, args.seed)
-        .with_context(|| format!("{} cannot be played with {} seats", rules.name, args.seats))?;
+    romme_engine::Game::new(rules.clone(), seats, args.seed)
+        .with_context(|| format!("{} cannot be played with {seats} seats", rules.name))?;
+    // The chart's file is checked before the run, not after it.
+    if let Some(path) = &args.chart {
+        let svg = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+        if !svg {
+            bail!(
+                "the chart is drawn as SVG: give --chart a file name ending in .svg, not {}",
+                path.display()
+            );
+        }
+        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    }
     let pairs = bots.len() * (bots.len() - 1) / 2;
     let bar = progress_bar(pairs * args.deals * 2, "matches");
     let t0 = Instant::now();
@@ -68,7 +86,7 @@ pub fn run(args: &ArenaArgs, out: &mut String) -> Result<ExitCode> {
         arena(
             &rules,
             &bots,
-            args.seats,
+            seats,
             args.deals,
             args.seed,
             args.max_actions,
@@ -80,7 +98,7 @@ pub fn run(args: &ArenaArgs, out: &mut String) -> Result<ExitCode> {
     let rep = report(
         &rules,
         &bots,
-        args.seats,
+        seats,
         duels,
         t0.elapsed().as_secs_f64(),
         args.seed,

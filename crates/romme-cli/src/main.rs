@@ -106,7 +106,7 @@ enum Command {
     Loadtest(serve_cmd::LoadtestArgs),
     /// Play many bot matches in parallel and summarize them.
     ///
-    /// Example: romme simulate --rules klassisch --seats expert,heuristic --games 200
+    /// Example: romme simulate --rules klassisch --seats expert,heuristic,heuristic --games 200
     /// prints matches/s, actions/s and, per seat, the win rate with its 95%
     /// interval, the match points (mean and percentiles) and the time per move.
     /// The same --seed gives the same results with any --threads.

@@ -23,8 +23,10 @@ pub struct SimulateArgs {
     pub rules: String,
     /// One bot per seat, comma-separated: random, heuristic, expert,
     /// expert:50ms (time per move), expert:400it (playouts per move).
-    #[arg(long, default_value = "heuristic,heuristic")]
-    pub seats: String,
+    /// Default: a heuristic bot at each seat of the ruleset's smallest
+    /// table (three for `klassisch`, which is played by at least three).
+    #[arg(long)]
+    pub seats: Option<String>,
     /// Matches to play (a match is what the ruleset calls one: a single
     /// game, Five Crowns' 11 rounds, a Wiener elimination, …).
     #[arg(long, short, default_value_t = 100)]
@@ -74,7 +76,10 @@ pub fn progress_bar(len: usize, what: &str) -> ProgressBar {
 /// Run `romme simulate`.
 pub fn run(args: &SimulateArgs, out: &mut String) -> Result<ExitCode> {
     let rules = resolve_rules(&args.rules)?.ruleset;
-    let seats = parse_bots(&args.seats)?;
+    let seats = match &args.seats {
+        Some(list) => parse_bots(list)?,
+        None => vec![BotSpec::Heuristic; usize::from(rules.players.min).max(1)],
+    };
     if args.games == 0 {
         bail!("--games must be at least 1");
     }

@@ -594,3 +594,61 @@ fn simulate_stops_when_a_record_cannot_be_written() {
     assert!((1..100).contains(&at), "{err}");
     assert!(stdout(&o).is_empty(), "no summary: {}", stdout(&o));
 }
+
+/// Without `--seats`, `simulate` and `arena` sit at the ruleset's smallest
+/// table (`klassisch`, the default, is played by at least three).
+#[test]
+fn simulate_and_arena_default_to_the_smallest_table() {
+    let o = romme(&["simulate", "--games", "2", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let summary: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    let seats = summary["seats"].as_array().expect("seats");
+    assert_eq!(seats.len(), 3);
+    assert!(seats.iter().all(|s| s["bot"] == "heuristic"), "{summary}");
+    let o = romme(&["simulate", "--rules", "offen", "--games", "2", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let summary: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(summary["seats"].as_array().map(Vec::len), Some(2));
+
+    let o = romme(&["arena", "--deals", "2", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(report["seats"], 3);
+    // Two seats where the ruleset says fewer than three is an error that
+    // names the ruleset's limits.
+    let o = romme(&["arena", "--deals", "2", "--seats", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("3 to 6 players"), "{}", stderr(&o));
+}
+
+/// The arena's chart is SVG: another file name is refused before the run,
+/// and an SVG chart is written.
+#[test]
+fn arena_chart_is_svg_and_checked_first() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let png = dir.path().join("chart.png");
+    let o = romme(&[
+        "arena",
+        "--deals",
+        "100000",
+        "--chart",
+        png.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("ending in .svg"), "{}", stderr(&o));
+    assert!(!png.exists());
+    let svg = dir.path().join("chart.svg");
+    let o = romme(&[
+        "arena",
+        "--rules",
+        "offen",
+        "--deals",
+        "3",
+        "--chart",
+        svg.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&svg).expect("chart written");
+    assert!(text.starts_with("<svg"), "{}", &text[..text.len().min(80)]);
+    assert!(text.contains("Elo"), "the ratings panel");
+}
