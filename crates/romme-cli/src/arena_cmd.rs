@@ -208,6 +208,7 @@ fn chart(r: &ArenaReport, path: &Path) -> Result<()> {
                 String::new()
             }
         })
+        .y_label_formatter(&|y| format!("{y:.0}"))
         .y_desc("Elo")
         .draw()?;
     for (i, x) in r.ratings.iter().enumerate() {
@@ -260,6 +261,7 @@ fn chart(r: &ArenaReport, path: &Path) -> Result<()> {
         .y_label_area_size(50)
         .build_cartesian_2d(min..(min + width * (bins as f64 + 1.0)), 0usize..top + 1)?;
     c.configure_mesh()
+        .x_label_formatter(&|x| format!("{x:.0}"))
         .x_desc("points")
         .y_desc("matches")
         .draw()?;
