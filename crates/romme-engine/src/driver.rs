@@ -94,8 +94,16 @@ pub fn presets_only(name: &str) -> Result<Ruleset, String> {
 pub fn request_error(e: &serde_json::Error) -> String {
     let text = e.to_string();
     let position = format!(" at line {} column {}", e.line(), e.column());
-    match text.strip_suffix(&position) {
+    let text = match text.strip_suffix(&position) {
         Some(what) if e.line() == 1 => format!("{what} (column {})", e.column()),
+        _ => text,
+    };
+    // serde's words for broken JSON ("expected ident") do not say what was
+    // wrong with the line as a whole.
+    match e.classify() {
+        serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
+            format!("not valid JSON: {text}")
+        }
         _ => text,
     }
 }
@@ -168,14 +176,18 @@ mod tests {
         };
         let text = request_error(&e);
         assert!(text.ends_with("(column 16)"), "{text}");
+        assert!(text.starts_with("not valid JSON: "), "{text}");
         assert!(!text.contains("at line"), "{text}");
         let Err(e) = serde_json::from_str::<u8>("300") else {
             panic!("out of range");
         };
-        assert!(
-            request_error(&e).contains("column"),
-            "{}",
-            request_error(&e)
-        );
+        // Valid JSON of the wrong value is not called broken.
+        let text = request_error(&e);
+        assert!(text.contains("column"), "{text}");
+        assert!(!text.contains("not valid JSON"), "{text}");
+        let Err(e) = serde_json::from_str::<serde_json::Value>(r#"{"hand": "#) else {
+            panic!("cut short");
+        };
+        assert!(request_error(&e).starts_with("not valid JSON: "));
     }
 }
