@@ -117,11 +117,16 @@ export function Lobby() {
               setChanges({});
             }}
           >
-            {presets.map((p) => (
-              <option key={p.name} value={p.name}>
-                {de ? p.info.title_de : p.info.title_en} ({p.name})
-              </option>
-            ))}
+            {presets.map((p) => {
+              const title = de ? p.info.title_de : p.info.title_en;
+              // The preset's name (as `romme --rules` takes it) once.
+              const named = title.includes(`(${p.name})`) ? title : `${title} (${p.name})`;
+              return (
+                <option key={p.name} value={p.name}>
+                  {named}
+                </option>
+              );
+            })}
           </select>
         </label>
         {current && <p className="summary">{de ? current.info.summary_de : current.info.summary_en}</p>}

@@ -99,7 +99,8 @@ export function TablePage() {
   const name = (s: number) => {
     const o = info.seats[s]?.occupant;
     if (!o || o.kind === "empty") return t("empty");
-    return o.kind === "human" ? o.name : t("bot", { level: o.level });
+    // Seats numbered from 1, so that two bots of a level can be told apart.
+    return o.kind === "human" ? o.name : t("botAt", { n: s + 1, level: o.level });
   };
   const onTurn = myTurn(state);
   const last = state.log[state.log.length - 1];

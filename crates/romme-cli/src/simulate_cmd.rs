@@ -83,6 +83,13 @@ pub fn run(args: &SimulateArgs, out: &mut String) -> Result<ExitCode> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
+    romme_engine::Game::new(rules.clone(), seats.len(), args.seed).with_context(|| {
+        format!(
+            "{} cannot be played with {} seat(s) (--seats names one bot per seat)",
+            rules.name,
+            seats.len()
+        )
+    })?;
     let cfg = SimConfig {
         rules,
         seats,

@@ -9,11 +9,20 @@ use thiserror::Error;
 
 use crate::game::Phase;
 
+/// A ruleset's range of players in words: "3 to 6 players", "one player".
+fn players(min: u8, max: u8) -> String {
+    match (min, max) {
+        (1, 1) => "one player".into(),
+        (a, b) if a == b => format!("exactly {a} players"),
+        (a, b) => format!("{a} to {b} players"),
+    }
+}
+
 /// A game cannot be created.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum NewGameError {
     /// Seats outside the ruleset's range.
-    #[error("this ruleset is for {min} to {max} players, not {seats}")]
+    #[error("this ruleset is for {}, not {seats}", players(*min, *max))]
     Seats {
         /// Seats asked for.
         seats: usize,

@@ -627,6 +627,8 @@ fn contradicting_rulesets_and_seat_counts_are_refused() {
     );
     let e = Game::new(preset("klassisch"), 2, 1).expect_err("refused");
     assert_eq!(e.to_string(), "this ruleset is for 3 to 6 players, not 2");
+    let e = Game::new(preset("koenigs-solo"), 2, 1).expect_err("refused");
+    assert_eq!(e.to_string(), "this ruleset is for one player, not 2");
 }
 
 #[test]

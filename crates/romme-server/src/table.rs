@@ -735,7 +735,8 @@ impl TableState {
             .map(|st| {
                 let (name, player) = match &self.seats[st.seat] {
                     Occupant::Human { player, name } => (name.clone(), Some(player.clone())),
-                    Occupant::Bot { level } => (format!("Bot ({level})"), None),
+                    // As the web client names it: seats from 1.
+                    Occupant::Bot { level } => (format!("Bot {} ({level})", st.seat + 1), None),
                     Occupant::Empty => (String::new(), None),
                 };
                 Placing {
@@ -980,6 +981,8 @@ mod tests {
         let last = t.matches().last().expect("summary");
         assert_eq!(last.placings.last().map(|p| p.seat), Some(0));
         assert_eq!(last.placings[0].place, 1);
+        // The bot is named with its seat, counted from 1 as the client does.
+        assert_eq!(last.placings[0].name, "Bot 2 (heuristic)");
         assert!(last.placings[1].forfeited);
         assert_eq!(last.placings[1].place, 2);
     }
