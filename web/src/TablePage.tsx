@@ -12,7 +12,7 @@ import { DndContext, type CollisionDetection, type DragEndEvent, PointerSensor, 
 import { useApp } from "./App";
 import { Center, DISCARD_DROP, Melds } from "./Board";
 import { groups, isRed, label, sortByRank, sortBySuit } from "./cards";
-import { eventLine, highlight } from "./events";
+import { eventLine, highlight, hintText } from "./events";
 import { Hand, HAND_DROP, cardKeys } from "./Hand";
 import { JokerDialog, type JokerQuestion } from "./JokerDialog";
 import { isExchange, meldRules, readings } from "./jokers";
@@ -197,7 +197,7 @@ export function TablePage() {
     hints.current += 1;
     if (m.type === "ack") {
       const a = (m.result as { action: Action | null }).action;
-      setHint(a ? describe(a, t) : t("pass"));
+      setHint(a ? hintText(a, t) : t("pass"));
       setHintAction(a);
     } else if (m.type === "reject") setHint(translateRefusal(m, i18n.language));
   };
@@ -479,26 +479,3 @@ function OpeningMeter({ have, need }: { have: number; need: number }) {
   );
 }
 
-function describe(a: Action, t: (k: string, o?: Record<string, unknown>) => string): string {
-  switch (a.type) {
-    case "draw":
-      return t(a.from === "discard" ? "hintDrawDiscard" : "hintDrawStock");
-    case "discard":
-      return t("hintDiscard", { card: label(a.card) });
-    case "meld": {
-      const melds = a.melds.map((m) => m.map(label).join(" ")).join(" | ");
-      const offs = (a.lay_offs ?? []).map((p) => p.cards.map(label).join(" ")).join(", ");
-      return t("hintMeld", { melds }) + (offs ? ` + ${t("hintLayOff", { cards: offs })}` : "");
-    }
-    case "lay-off":
-      return t("hintLayOff", { cards: a.cards.map(label).join(" ") });
-    case "exchange-joker":
-      return t("exchange") + ` (${label(a.card)})`;
-    case "buy":
-      return t("buy");
-    case "knock":
-      return t("knock");
-    default:
-      return a.type;
-  }
-}

@@ -4,7 +4,7 @@
 
 import type { TFunction } from "i18next";
 import { label } from "./cards";
-import type { TableEvent } from "./protocol";
+import type { Action, TableEvent } from "./protocol";
 
 type GameEvent = { type: string; seat?: number; [k: string]: unknown };
 
@@ -95,5 +95,37 @@ export function highlight(version: number, event: TableEvent | undefined): Highl
       return { ...none, seat, discard: true };
     default:
       return { ...none, seat };
+  }
+}
+
+const meldsText = (melds: string[][]) => melds.map((m) => m.map(label).join(" ")).join(" | ");
+
+/** The hint's action in words ("Discard Q♠", "Rearrange the table: …"). */
+export function hintText(a: Action, t: (k: string, o?: Record<string, unknown>) => string): string {
+  switch (a.type) {
+    case "draw":
+      return t(a.from === "discard" ? "hintDrawDiscard" : "hintDrawStock");
+    case "discard":
+      return t("hintDiscard", { card: label(a.card) });
+    case "meld": {
+      const offs = (a.lay_offs ?? []).map((p) => p.cards.map(label).join(" ")).join(", ");
+      return t("hintMeld", { melds: meldsText(a.melds) }) + (offs ? ` + ${t("hintLayOff", { cards: offs })}` : "");
+    }
+    case "lay-off":
+      return t("hintLayOff", { cards: a.cards.map(label).join(" ") });
+    case "exchange-joker":
+      return t("exchange") + ` (${label(a.card)})`;
+    case "rearrange":
+      return t("hintRearrange", { melds: meldsText(a.table) });
+    case "lay-down":
+      return t("hintLayDown", { melds: meldsText(a.melds) }) + (a.discard ? `, ${t("hintDiscard", { card: label(a.discard) })}` : "");
+    case "call-romme":
+      return t("hintCallRomme") + (a.discard ? `, ${t("hintDiscard", { card: label(a.discard) })}` : "");
+    case "end-turn":
+      return t("hintEndTurn");
+    case "buy":
+      return t("buy");
+    case "knock":
+      return t("knock");
   }
 }

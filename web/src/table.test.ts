@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import i18n from "./i18n";
-import { eventLine, highlight } from "./events";
+import { eventLine, highlight, hintText } from "./events";
 import { isExchange, readings, validMeld, meldRules } from "./jokers";
 import { isValid, move, newTable, openSandbox, placed, undo } from "./sandbox";
 import { ruleSections } from "./rulesText";
@@ -123,5 +123,23 @@ describe("rules and score sheet", () => {
       { name: "Erika", points: 60, wins: 2, matches: 3 },
       { name: "Bot", points: 115, wins: 1, matches: 3 },
     ]);
+  });
+});
+
+describe("hint text", () => {
+  it("puts every kind of hinted action in words, German and English", async () => {
+    const de = i18n.getFixedT("de");
+    const en = i18n.getFixedT("en");
+    const table = [["9h", "10h", "*=Jh"], ["Qc", "Qd", "Qh"]];
+    expect(hintText({ type: "rearrange", table }, de)).toBe("Lege den Tisch um: 9♥ 10♥ ★=J♥ | Q♣ Q♦ Q♥");
+    expect(hintText({ type: "rearrange", table }, en)).toBe("Rearrange the table: 9♥ 10♥ ★=J♥ | Q♣ Q♦ Q♥");
+    expect(hintText({ type: "discard", card: "Qs" }, de)).toBe("Wirf Q♠ ab");
+    expect(hintText({ type: "call-romme", discard: "2c" }, en)).toBe("Call Rommé, Discard 2♣");
+    expect(hintText({ type: "lay-down", melds: [["7h", "8h", "9h"]] }, en)).toBe("Lay down everything: 7♥ 8♥ 9♥");
+    expect(hintText({ type: "end-turn" }, de)).toBe("Beende den Zug");
+    // No action type comes out as its protocol name.
+    for (const a of [{ type: "rearrange", table }, { type: "end-turn" }, { type: "call-romme" }] as const) {
+      expect(hintText(a, de)).not.toBe(a.type);
+    }
   });
 });
