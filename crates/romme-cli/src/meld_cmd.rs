@@ -31,7 +31,7 @@ pub enum MeldCommand {
     #[command(verbatim_doc_comment)]
     Check {
         /// A preset name or a ruleset TOML file.
-        #[arg(long, short)]
+        #[arg(long, short, default_value = "klassisch")]
         rules: String,
         /// Five Crowns round (1-11): sets the wild rank (round + 2).
         #[arg(long)]

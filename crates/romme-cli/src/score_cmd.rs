@@ -24,7 +24,7 @@ pub enum ScoreCommand {
     /// Example: romme score hand --rules bieten Ah Kc Qh Qs 8d 8c 10h '*'   (002: 107)
     Hand {
         /// A preset name or a ruleset TOML file.
-        #[arg(long, short)]
+        #[arg(long, short, default_value = "klassisch")]
         rules: String,
         /// Five Crowns round (1-11), for the wild rank's 20 points.
         #[arg(long)]
@@ -47,7 +47,7 @@ pub enum ScoreCommand {
     #[command(verbatim_doc_comment)]
     Sheet {
         /// A preset name or a ruleset TOML file.
-        #[arg(long, short)]
+        #[arg(long, short, default_value = "klassisch")]
         rules: String,
         /// Seed for drawing lots between players tied on every criterion.
         #[arg(long, default_value_t = 0)]

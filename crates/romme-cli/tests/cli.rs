@@ -652,3 +652,27 @@ fn arena_chart_is_svg_and_checked_first() {
     assert!(text.starts_with("<svg"), "{}", &text[..text.len().min(80)]);
     assert!(text.contains("Elo"), "the ratings panel");
 }
+
+/// Every command's `--rules` defaults to `klassisch`, the meld and score
+/// questions too.
+#[test]
+fn rules_default_to_klassisch_everywhere() {
+    let plain = romme(&["meld", "check", "7h", "8h", "*"]);
+    let named = romme(&["meld", "check", "--rules", "klassisch", "7h", "8h", "*"]);
+    assert_eq!(plain.status.code(), Some(0), "{}", stderr(&plain));
+    assert_eq!(stdout(&plain), stdout(&named));
+    assert!(stdout(&plain).contains("klassisch"), "{}", stdout(&plain));
+    let plain = romme(&["score", "hand", "7h", "Kd", "*", "Ac"]);
+    let named = romme(&[
+        "score",
+        "hand",
+        "--rules",
+        "klassisch",
+        "7h",
+        "Kd",
+        "*",
+        "Ac",
+    ]);
+    assert_eq!(plain.status.code(), Some(0), "{}", stderr(&plain));
+    assert_eq!(stdout(&plain), stdout(&named));
+}
