@@ -222,3 +222,27 @@ fn loadtest_plays_against_a_server_and_reports_json() {
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("loopback"));
 }
+
+/// An address in use is refused at start with one clear line: exit 2, the
+/// address and the system's reason, said once.
+#[test]
+fn a_taken_address_is_refused_once() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let addr = taken.local_addr().expect("addr").to_string();
+    let dir = tempfile::tempdir().expect("tmp");
+    let o = Command::new(env!("CARGO_BIN_EXE_romme"))
+        .args([
+            "serve",
+            "--bind",
+            &addr,
+            "--database-url",
+            &format!("sqlite:{}", dir.path().join("t.db").display()),
+        ])
+        .env("ROMME_LOG", "warn")
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("cannot listen on {addr}")), "{err}");
+    assert_eq!(err.matches("os error").count(), 1, "{err}");
+}

@@ -101,12 +101,13 @@ pub enum ServeError {
     #[error(transparent)]
     Store(#[from] store::StoreError),
     /// The address.
-    #[error("cannot listen on {addr}: {source}")]
+    #[error("cannot listen on {addr}: {reason}")]
     Bind {
         /// The address.
         addr: SocketAddr,
-        /// Why.
-        source: std::io::Error,
+        /// Why (in the message, not a source of its own: a report that
+        /// prints the chain would say it twice).
+        reason: std::io::Error,
     },
 }
 
@@ -156,13 +157,13 @@ pub async fn start(config: ServerConfig) -> Result<Server, ServeError> {
     let resumed = hub.resume().await?;
     let listener = TcpListener::bind(config.bind)
         .await
-        .map_err(|source| ServeError::Bind {
+        .map_err(|reason| ServeError::Bind {
             addr: config.bind,
-            source,
+            reason,
         })?;
-    let addr = listener.local_addr().map_err(|source| ServeError::Bind {
+    let addr = listener.local_addr().map_err(|reason| ServeError::Bind {
         addr: config.bind,
-        source,
+        reason,
     })?;
     let app = http::App {
         hub,
