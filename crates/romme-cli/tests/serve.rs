@@ -246,3 +246,30 @@ fn a_taken_address_is_refused_once() {
     assert!(err.contains(&format!("cannot listen on {addr}")), "{err}");
     assert_eq!(err.matches("os error").count(), 1, "{err}");
 }
+
+/// A database that cannot be opened is refused at start, its reason said
+/// once.
+#[test]
+fn a_database_that_cannot_be_opened_is_refused_once() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("no-such-folder").join("t.db");
+    let o = Command::new(env!("CARGO_BIN_EXE_romme"))
+        .args([
+            "serve",
+            "--bind",
+            "127.0.0.1:0",
+            "--database-url",
+            &format!("sqlite:{}", db.display()),
+        ])
+        .env("ROMME_LOG", "warn")
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("database: "), "{err}");
+    assert_eq!(
+        err.matches("unable to open database file").count(),
+        1,
+        "{err}"
+    );
+}

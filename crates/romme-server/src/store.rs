@@ -19,12 +19,14 @@ use crate::table::{Entry, MatchSummary, TableConfig};
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// The database refused or failed.
+    /// The database refused or failed. (The reason is in the message and
+    /// not a source of its own: a report that prints the chain would say it
+    /// two or three times.)
     #[error("database: {0}")]
-    Db(#[from] sqlx::Error),
+    Db(sqlx::Error),
     /// Migrations failed.
     #[error("database migration: {0}")]
-    Migrate(#[from] sqlx::migrate::MigrateError),
+    Migrate(sqlx::migrate::MigrateError),
     /// A stored row could not be read back.
     #[error("stored data is damaged: {0}")]
     Corrupt(String),
@@ -34,6 +36,18 @@ pub enum StoreError {
     /// The account name is taken.
     #[error("the name '{0}' already belongs to an account")]
     NameTaken(String),
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> Self {
+        StoreError::Db(e)
+    }
+}
+
+impl From<sqlx::migrate::MigrateError> for StoreError {
+    fn from(e: sqlx::migrate::MigrateError) -> Self {
+        StoreError::Migrate(e)
+    }
 }
 
 /// One durable write.
