@@ -9,21 +9,27 @@ use std::process::{Child, Command, Stdio};
 use romme_server::loadtest::Client;
 use serde_json::{Value, json};
 
+/// `romme serve` on `bind` with the SQLite file `db`, quiet but for
+/// warnings.
+fn serve_command(bind: &str, db: &std::path::Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_romme"));
+    cmd.args([
+        "serve",
+        "--bind",
+        bind,
+        "--database-url",
+        &format!("sqlite:{}", db.display()),
+    ])
+    .env("ROMME_LOG", "warn");
+    cmd
+}
+
 /// Start `romme serve` on a free port; returns the child and its address.
 fn serve(db: &std::path::Path) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_romme"))
-        .args([
-            "serve",
-            "--bind",
-            "127.0.0.1:0",
-            "--database-url",
-            &format!("sqlite:{}", db.display()),
-            // The same deals on every run: with a random deal a bot could
-            // go out before the restart this file is about.
-            "--fixed-seed",
-            "2",
-        ])
-        .env("ROMME_LOG", "warn")
+    let mut child = serve_command("127.0.0.1:0", db)
+        // The same deals on every run: with a random deal a bot could go
+        // out before the restart this file is about.
+        .args(["--fixed-seed", "2"])
         .stderr(Stdio::piped())
         .spawn()
         .expect("romme serve starts");
@@ -230,15 +236,7 @@ fn a_taken_address_is_refused_once() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
     let addr = taken.local_addr().expect("addr").to_string();
     let dir = tempfile::tempdir().expect("tmp");
-    let o = Command::new(env!("CARGO_BIN_EXE_romme"))
-        .args([
-            "serve",
-            "--bind",
-            &addr,
-            "--database-url",
-            &format!("sqlite:{}", dir.path().join("t.db").display()),
-        ])
-        .env("ROMME_LOG", "warn")
+    let o = serve_command(&addr, &dir.path().join("t.db"))
         .output()
         .expect("runs");
     assert_eq!(o.status.code(), Some(2));
@@ -253,17 +251,7 @@ fn a_taken_address_is_refused_once() {
 fn a_database_that_cannot_be_opened_is_refused_once() {
     let dir = tempfile::tempdir().expect("tmp");
     let db = dir.path().join("no-such-folder").join("t.db");
-    let o = Command::new(env!("CARGO_BIN_EXE_romme"))
-        .args([
-            "serve",
-            "--bind",
-            "127.0.0.1:0",
-            "--database-url",
-            &format!("sqlite:{}", db.display()),
-        ])
-        .env("ROMME_LOG", "warn")
-        .output()
-        .expect("runs");
+    let o = serve_command("127.0.0.1:0", &db).output().expect("runs");
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("database: "), "{err}");
