@@ -77,8 +77,21 @@ pub fn run(args: &ArenaArgs, out: &mut String) -> Result<ExitCode> {
                 path.display()
             );
         }
-        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
     }
+    // Opened without truncating, so an earlier chart survives a run that
+    // fails; a file made only for this check is removed again then.
+    let made_chart = match &args.chart {
+        Some(path) => {
+            let existed = path.exists();
+            std::fs::OpenOptions::new()
+                .append(true)
+                .create(true)
+                .open(path)
+                .with_context(|| format!("cannot create {}", path.display()))?;
+            (!existed).then_some(path)
+        }
+        None => None,
+    };
     let pairs = bots.len() * (bots.len() - 1) / 2;
     let bar = progress_bar(pairs * args.deals * 2, "matches");
     let t0 = Instant::now();
@@ -93,7 +106,15 @@ pub fn run(args: &ArenaArgs, out: &mut String) -> Result<ExitCode> {
             &|| bar.inc(1),
         )
     };
-    let duels = on_threads(args.threads, run)?;
+    let duels = match on_threads(args.threads, run) {
+        Ok(d) => d,
+        Err(e) => {
+            if let Some(path) = made_chart {
+                let _ = std::fs::remove_file(path);
+            }
+            return Err(e.into());
+        }
+    };
     bar.finish_and_clear();
     let rep = report(
         &rules,

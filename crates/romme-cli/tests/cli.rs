@@ -638,6 +638,8 @@ fn arena_chart_is_svg_and_checked_first() {
     assert!(stderr(&o).contains("ending in .svg"), "{}", stderr(&o));
     assert!(!png.exists());
     let svg = dir.path().join("chart.svg");
+    // An earlier chart in its place is replaced whole, not appended to.
+    std::fs::write(&svg, "an old chart").expect("write");
     let o = romme(&[
         "arena",
         "--rules",
