@@ -1,6 +1,7 @@
 // What the others did, in words and as highlights: one line per table event
 // for the log (German or English through i18next), and which melds, seat and
-// piles the last event touched so the table can animate them.
+// piles the last event touched so the table can animate them; and the
+// hint's action in words.
 
 import type { TFunction } from "i18next";
 import { label } from "./cards";
@@ -98,7 +99,7 @@ export function highlight(version: number, event: TableEvent | undefined): Highl
   }
 }
 
-const meldsText = (melds: string[][]) => melds.map((m) => m.map(label).join(" ")).join(" | ");
+const meldsText = (melds: string[][]) => melds.map(cards).join(" | ");
 
 /** The hint's action in words ("Discard Q♠", "Rearrange the table: …"). */
 export function hintText(a: Action, t: (k: string, o?: Record<string, unknown>) => string): string {
@@ -108,11 +109,11 @@ export function hintText(a: Action, t: (k: string, o?: Record<string, unknown>) 
     case "discard":
       return t("hintDiscard", { card: label(a.card) });
     case "meld": {
-      const offs = (a.lay_offs ?? []).map((p) => p.cards.map(label).join(" ")).join(", ");
+      const offs = (a.lay_offs ?? []).map((p) => cards(p.cards)).join(", ");
       return t("hintMeld", { melds: meldsText(a.melds) }) + (offs ? ` + ${t("hintLayOff", { cards: offs })}` : "");
     }
     case "lay-off":
-      return t("hintLayOff", { cards: a.cards.map(label).join(" ") });
+      return t("hintLayOff", { cards: cards(a.cards) });
     case "exchange-joker":
       return t("exchange") + ` (${label(a.card)})`;
     case "rearrange":
