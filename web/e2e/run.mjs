@@ -17,9 +17,14 @@
 // 3. offen (the table may be rearranged): play until a lay-off is due, then
 //    do it in the rearrangement sandbox — an invalid move is marked and
 //    undone first — and commit the whole new table.
+// 4. koenigs-solo (the Five Crowns patience): the lobby offers one seat for
+//    it after a four-seat preset; the whole patience is played through the
+//    UI following the hint (a placement by clicking a hand's card, a drawn
+//    card taken out with its button), hands are laid down, and the end is
+//    said and scored.
 //
 // Screenshots go to e2e/screenshots/ (lobby, table, joker dialog, score
-// sheet, phone table, sandbox).
+// sheet, phone table, sandbox, patience).
 //
 // Usage: node e2e/run.mjs   (ROMME_BIN, CHROMIUM, ROMME_E2E_SEED override
 // the defaults)
@@ -102,6 +107,7 @@ async function main() {
     if (!only || only === "desktop") await desktopGame(browser, addr);
     if (!only || only === "phone") await phoneKeyboard(browser, server);
     if (!only || only === "sandbox") await sandbox(browser, addr);
+    if (!only || only === "patience") await patience(browser, addr);
   } catch (e) {
     await reportFailure(browser, server);
     throw e;
@@ -563,6 +569,64 @@ async function rearrangeInSandbox(page, action) {
   console.log(
     `e2e: offen: an invalid sandbox move was marked and undone; ${action.cards.join(" ")} ${dropped ? "dragged" : "moved"} onto meld ${action.meld} in the sandbox and played as one rearrangement`,
   );
+}
+
+// ---------------------------------------------------------------------------
+// Scenario 4: the solo patience, from the lobby to its end.
+
+async function patience(browser, addr) {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 1000 } })).newPage();
+  page.setDefaultTimeout(20000);
+  await page.goto(addr);
+  await page.fill("input[name=nickname]", "Paula");
+  await page.click("button[type=submit]");
+  await page.waitForSelector("text=Tisch anlegen");
+  await page.selectOption("select[name=preset]", "koenigs-solo");
+  // The four seats of the default preset became the patience's one seat.
+  const seats = await page.inputValue("select[name=seats]");
+  const bots = await page.$$eval(".seat-bots select", (s) => s.length);
+  if (seats !== "1" || bots !== 1) fail(`the lobby offers ${seats} seats and ${bots} seat choices for the patience`);
+  await page.click("button.primary:has-text('Tisch anlegen')");
+  await page.waitForURL(/\/t\//);
+  await page.click("button:has-text('Spiel starten')");
+  await page.waitForSelector("[data-testid=patience-hand-10]");
+  const hands = await page.$$eval("[data-testid^=patience-hand-]", (h) => h.length);
+  if (hands !== 11) fail(`the patience shows ${hands} hands`);
+  let turns = 0;
+  let dropped = 0;
+  let picked = 0;
+  for (; turns < 200; turns++) {
+    if (await finished(page)) break;
+    await page.click("[data-testid=stock]");
+    await page.waitForSelector("[data-testid=drawn]");
+    if (turns === 0) await page.screenshot({ path: join(shots, "patience.png"), fullPage: true });
+    await page.click("[data-testid=hint]");
+    await page.waitForSelector(`[data-testid=hint-text][data-n="${turns + 1}"]`);
+    const action = JSON.parse((await page.getAttribute("[data-testid=hint-text]", "data-action")) ?? "null");
+    if (action?.type !== "place") fail(`the hint proposes ${JSON.stringify(action)}`);
+    const drawn = await page.getAttribute("[data-testid=drawn]", "data-card");
+    if (action.out === drawn) {
+      await page.click("[data-testid=drop-drawn]");
+      dropped += 1;
+    } else {
+      await page.locator(`[data-testid=patience-hand-${action.hand}] button[data-card="${action.out}"]`).first().click();
+      picked += 1;
+    }
+    await page.waitForFunction(() => !document.querySelector("[data-testid=drawn]"));
+    if (await page.$("[data-testid=refusal]")) fail(`a placement was refused: ${await page.textContent("[data-testid=refusal]")}`);
+  }
+  await page.waitForSelector("[data-testid=score-sheet] tbody tr");
+  const status = (await page.textContent("[data-testid=patience-status]")) ?? "";
+  const done = Number(status.match(/^(\d+) von 11/)?.[1] ?? -1);
+  const closed = await page.$$eval("[data-testid^=patience-hand-].closed", (h) => h.length);
+  if (done !== closed || closed === 0) fail(`the status says ${JSON.stringify(status)} with ${closed} hands laid down`);
+  if (!/Gewonnen|nicht aufgegangen/.test(status)) fail(`the end is not said: ${status}`);
+  const log = await page.$$eval("[data-testid=log] li", (l) => l.map((x) => x.textContent ?? ""));
+  if (!log.some((l) => /^Hand \d+: .+ geht aus dem Spiel$/.test(l))) fail(`the log says nothing readable: ${log.join(" / ")}`);
+  if (picked === 0) fail("no placement by clicking a hand's card");
+  await page.screenshot({ path: join(shots, "patience-end.png"), fullPage: true });
+  console.log(`e2e: koenigs-solo: the patience through the UI in ${turns} turns (${picked} cards picked from a hand, ${dropped} drawn cards taken out); ${status}`);
+  await page.context().close();
 }
 
 main().catch((e) => {

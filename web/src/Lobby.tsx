@@ -19,6 +19,7 @@ interface Preset {
 const LEVELS = ["", "random", "heuristic", "expert"];
 const TIMERS = [0, 15, 30, 60, 120];
 const BOT_SPEEDS = [100, 600, 1500];
+const LIST_REFRESH_MS = 5000;
 
 export function Lobby() {
   const { t, i18n } = useTranslation();
@@ -27,8 +28,8 @@ export function Lobby() {
   const [tables, setTables] = useState<LobbyEntry[]>([]);
   const [presets, setPresets] = useState<Preset[]>([]);
   const [preset, setPreset] = useState("klassisch");
-  const [seats, setSeats] = useState(4);
-  const [bots, setBots] = useState<string[]>(["", "heuristic", "heuristic", "heuristic"]);
+  const [seatChoice, setSeats] = useState(4);
+  const [bots, setBots] = useState<string[]>(["", "heuristic", "heuristic", "heuristic", "heuristic", "heuristic"]);
   const [timer, setTimer] = useState(0);
   const [botDelay, setBotDelay] = useState(600);
   const [isPublic, setPublic] = useState(true);
@@ -42,7 +43,11 @@ export function Lobby() {
     });
   };
   useEffect(() => {
-    if (state.me) refresh();
+    if (!state.me) return;
+    refresh();
+    // The list follows tables being opened, filled and started.
+    const timer = window.setInterval(refresh, LIST_REFRESH_MS);
+    return () => window.clearInterval(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [state.me]);
   useEffect(() => {
@@ -53,6 +58,9 @@ export function Lobby() {
   }, []);
 
   const current = presets.find((p) => p.name === preset);
+  // The seat count chosen, within what the preset allows (a one-player
+  // patience after a four-player table: one seat).
+  const seats = current ? Math.min(Math.max(seatChoice, current.players.min), current.players.max) : seatChoice;
   const knobs: Knob[] = current ? knobList(current.rules) : [];
   const de = i18n.language === "de";
 
@@ -96,9 +104,10 @@ export function Lobby() {
           <ul className="table-list">
             {tables.map((tb) => (
               <li key={tb.id}>
-                <strong>{tb.name}</strong> · {tb.rules} · {tb.seats - tb.free}/{tb.seats}{" "}
+                <strong>{tb.name}</strong> · {tb.rules} · {tb.seats - tb.free}/{tb.seats} ·{" "}
+                {t(tb.status === "waiting" ? "tableWaiting" : "tablePlaying")}{" "}
                 <button type="button" onClick={() => navigate(`/t/${tb.id}`)}>
-                  {t("join")}
+                  {t(tb.status === "waiting" && tb.free > 0 ? "join" : "watch")}
                 </button>
               </li>
             ))}

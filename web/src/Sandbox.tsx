@@ -76,7 +76,7 @@ export function Sandbox({
           ))}
         </div>
         <p role="status" data-testid="sandbox-status">
-          {invalid > 0 ? t("invalidMelds", { n: invalid }) : t("allValid")} · {t("placedCards", { n: placedCount })}
+          {invalid > 0 ? t("invalidMelds", { count: invalid }) : t("allValid")} · {t("placedCards", { count: placedCount })}
         </p>
         <div className="hand-actions">
           <button type="button" disabled={sb.history.length === 0} onClick={() => setSb(undo)}>

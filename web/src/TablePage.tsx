@@ -12,10 +12,11 @@ import { DndContext, type CollisionDetection, type DragEndEvent, PointerSensor, 
 import { useApp } from "./App";
 import { Center, DISCARD_DROP, Melds } from "./Board";
 import { groups, isRed, label, sortByRank, sortBySuit } from "./cards";
-import { eventLine, highlight, hintText } from "./events";
+import { eventLine, highlight, hintText, lastPlaced } from "./events";
 import { Hand, HAND_DROP, cardKeys } from "./Hand";
 import { JokerDialog, type JokerQuestion } from "./JokerDialog";
 import { isExchange, meldRules, readings } from "./jokers";
+import { PatienceBoard } from "./Patience";
 import { meldsValue } from "./points";
 import type { Action, Card, GameView, ServerMsg, Snapshot } from "./protocol";
 import { translateRefusal } from "./reasons";
@@ -197,7 +198,7 @@ export function TablePage() {
     hints.current += 1;
     if (m.type === "ack") {
       const a = (m.result as { action: Action | null }).action;
-      setHint(a ? hintText(a, t) : t("pass"));
+      setHint(a ? hintText(a, t, game?.patience ? hand[0] : undefined) : t("pass"));
       setHintAction(a);
     } else if (m.type === "reject") setHint(translateRefusal(m, i18n.language));
   };
@@ -210,6 +211,12 @@ export function TablePage() {
   const seatsFree = info.seats.filter((s) => s.occupant.kind === "empty").map((s) => s.seat);
   const canClaim = !!game?.claims && seat !== null && turn !== seat;
   const rearranges = String((info.rules.turn as { rearrange?: string } | undefined)?.rearrange ?? "none") !== "none";
+  const patience = game?.patience ? { ...game, patience: game.patience } : null;
+  const hintLine = hint && (
+    <span className="hint" data-testid="hint-text" data-n={hints.current} data-action={JSON.stringify(hintAction)}>
+      {hint}
+    </span>
+  );
   const lines = state.log
     .map((l) => ({ version: l.version, text: eventLine(l.event, name, t) }))
     .filter((l): l is { version: number; text: string } => !!l.text)
@@ -267,7 +274,7 @@ export function TablePage() {
               <strong>{name(s.seat)}</strong>
               {s.seat === seat && <em> ({t("you")})</em>}
               {s.away && <em> · {t("away")}</em>}
-              {game && <span> · {t("cards", { n: game.seats[s.seat]?.cards ?? 0 })}</span>}
+              {game && <span> · {t("cards", { count: game.seats[s.seat]?.cards ?? 0 })}</span>}
               {game?.seats[s.seat]?.opened && <span title={t("hasOpened")}> · ✓</span>}
             </li>
           ))}
@@ -289,7 +296,22 @@ export function TablePage() {
           </p>
         )}
 
-        {game && (
+        {patience && (
+          <PatienceBoard
+            game={patience}
+            drawn={onTurn && patience.phase === "play" ? (hand[0] ?? null) : null}
+            lastOut={lastPlaced(state.log)}
+            mine={seat !== null}
+            onTurn={onTurn}
+            hl={hl}
+            hint={hintLine}
+            onHint={() => void askHint()}
+            onDraw={() => void act({ type: "draw", from: "stock" })}
+            onPlace={(h, out) => void act({ type: "place", hand: h, out })}
+          />
+        )}
+
+        {game && !patience && (
           <Center
             game={game}
             onTurn={onTurn}
@@ -316,7 +338,7 @@ export function TablePage() {
           />
         )}
 
-        {game && !sandbox && (
+        {game && !sandbox && !patience && (
           <Melds
             game={game}
             seats={info.seats.map((s) => s.seat)}
@@ -329,7 +351,7 @@ export function TablePage() {
           />
         )}
 
-        {game && seat !== null && !sandbox && (
+        {game && seat !== null && !sandbox && !patience && (
           <section className="hand-area" aria-label={t("hand")}>
             <div className="hand-tools">
               <button type="button" onClick={() => update((s) => arrange(s, sortBySuit(s.hand)))}>
@@ -344,11 +366,7 @@ export function TablePage() {
               <button type="button" onClick={() => void askHint()} data-testid="hint">
                 {t("hint")}
               </button>
-              {hint && (
-                <span className="hint" data-testid="hint-text" data-n={hints.current} data-action={JSON.stringify(hintAction)}>
-                  {hint}
-                </span>
-              )}
+              {hintLine}
             </div>
             <Hand
               hand={hand}
@@ -473,7 +491,7 @@ function OpeningMeter({ have, need }: { have: number; need: number }) {
       <meter min={0} max={need} value={Math.min(have, need)} aria-label={t("openingPoints", { have, need })} />
       <span>
         {t("openingPoints", { have, need })}
-        {have < need ? ` · ${t("missing", { n: need - have })}` : " ✓"}
+        {have < need ? ` · ${t("missing", { count: need - have })}` : " ✓"}
       </span>
     </div>
   );

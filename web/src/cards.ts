@@ -5,7 +5,8 @@ import type { Card } from "./protocol";
 
 export const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 const SUITS = ["c", "s", "h", "d"];
-const SUIT_SYMBOL: Record<string, string> = { c: "♣", s: "♠", h: "♥", d: "♦", x: "★" };
+// Five Crowns' stars are "✦", so that they are never taken for a joker ("★").
+const SUIT_SYMBOL: Record<string, string> = { c: "♣", s: "♠", h: "♥", d: "♦", x: "✦" };
 
 export interface Parsed {
   joker: boolean;
@@ -16,13 +17,12 @@ export interface Parsed {
 }
 
 export function parse(card: Card): Parsed {
-  if (card.startsWith("*")) {
-    const decl = card.split("=")[1];
-    return { joker: true, rank: null, suit: null, stands: decl ? parse(decl) : undefined };
-  }
-  const suit = card.slice(-1);
-  const rank = card.slice(0, -1);
-  return { joker: false, rank, suit };
+  const [base = "", decl] = card.split("=");
+  const stands = decl ? parse(decl) : undefined;
+  if (base.startsWith("*")) return { joker: true, rank: null, suit: null, stands };
+  // A natural wild card (Five Crowns' round rank) may be declared too:
+  // "4c=5d" is the 4♣ standing for the 5♦.
+  return { joker: false, rank: base.slice(0, -1), suit: base.slice(-1), stands };
 }
 
 export function rankIndex(card: Card): number {
@@ -41,13 +41,13 @@ export function isRed(card: Card): boolean {
   return s === "h" || s === "d";
 }
 
-/** A short label: "7♥", "10♠", "★" (joker), "★=8♥". */
+/** A short label: "7♥", "10♠", "★" (joker), "★=8♥", "4♣=5♦" (a declared
+ *  natural wild card). */
 export function label(card: Card): string {
   const p = parse(card);
-  if (p.joker) {
-    return p.stands ? `★=${p.stands.rank}${SUIT_SYMBOL[p.stands.suit ?? ""] ?? ""}` : "★";
-  }
-  return `${p.rank}${SUIT_SYMBOL[p.suit ?? ""] ?? p.suit}`;
+  const face = (q: Parsed) => `${q.rank}${SUIT_SYMBOL[q.suit ?? ""] ?? q.suit ?? ""}`;
+  const own = p.joker ? "★" : face(p);
+  return p.stands ? `${own}=${face(p.stands)}` : own;
 }
 
 export function sortBySuit(hand: Card[]): Card[] {

@@ -5,11 +5,12 @@
 
 import type { TFunction } from "i18next";
 import { label } from "./cards";
-import type { Action, TableEvent } from "./protocol";
+import type { Action, Card, TableEvent } from "./protocol";
 
 type GameEvent = { type: string; seat?: number; [k: string]: unknown };
 
 const cards = (v: unknown) => (Array.isArray(v) ? v.map((c) => label(String(c))).join(" ") : label(String(v)));
+const meldsText = (melds: string[][]) => melds.map(cards).join(" | ");
 
 /** One log line for `event`, or null for events not worth a line. */
 export function eventLine(event: TableEvent, name: (seat: number) => string, t: TFunction): string | null {
@@ -62,6 +63,10 @@ function gameLine(e: GameEvent, name: (seat: number) => string, t: TFunction): s
       return e.winner !== undefined ? t("events.won-game", { name: name(Number(e.winner)) }) : t("events.game-ended");
     case "turn-ended":
       return t("events.turn-ended", { name: who });
+    case "placed":
+      return t("events.placed", { n: Number(e.hand) + 1, card: cards(e.out) });
+    case "hand-closed":
+      return t("events.hand-closed", { n: Number(e.hand) + 1, melds: meldsText((e.melds as string[][]) ?? []) });
     default:
       return null;
   }
@@ -74,10 +79,12 @@ export interface Highlight {
   melds: number[];
   discard: boolean;
   stock: boolean;
+  /** The solo patience's hands. */
+  hands: number[];
 }
 
 export function highlight(version: number, event: TableEvent | undefined): Highlight {
-  const none: Highlight = { version, seat: null, melds: [], discard: false, stock: false };
+  const none: Highlight = { version, seat: null, melds: [], discard: false, stock: false, hands: [] };
   if (!event || event.kind !== "game") return none;
   const e = event.event;
   const seat = typeof e.seat === "number" ? e.seat : null;
@@ -90,6 +97,9 @@ export function highlight(version: number, event: TableEvent | undefined): Highl
       return { ...none, seat, melds: [Number(e.meld)] };
     case "rearranged":
       return { ...none, seat, melds: ((e.table as unknown[]) ?? []).map((_, i) => i) };
+    case "placed":
+    case "hand-closed":
+      return { ...none, hands: [Number(e.hand)], discard: e.type === "placed" };
     case "discarded":
     case "bought":
     case "knocked":
@@ -99,10 +109,9 @@ export function highlight(version: number, event: TableEvent | undefined): Highl
   }
 }
 
-const meldsText = (melds: string[][]) => melds.map(cards).join(" | ");
-
-/** The hint's action in words ("Discard Q♠", "Rearrange the table: …"). */
-export function hintText(a: Action, t: (k: string, o?: Record<string, unknown>) => string): string {
+/** The hint's action in words ("Discard Q♠", "Rearrange the table: …");
+ *  `drawn` is the card drawn this turn (the patience's placements). */
+export function hintText(a: Action, t: (k: string, o?: Record<string, unknown>) => string, drawn?: Card): string {
   switch (a.type) {
     case "draw":
       return t(a.from === "discard" ? "hintDrawDiscard" : "hintDrawStock");
@@ -128,5 +137,19 @@ export function hintText(a: Action, t: (k: string, o?: Record<string, unknown>) 
       return t("buy");
     case "knock":
       return t("knock");
+    case "place":
+      return a.out === drawn
+        ? t("hintDropDrawn", { card: label(a.out) })
+        : t("hintPlace", { n: a.hand + 1, card: label(a.out) });
   }
+}
+
+/** The card the patience's last placement took out of the game, if the log
+ *  holds one. */
+export function lastPlaced(log: { event: TableEvent }[]): Card | null {
+  for (let i = log.length - 1; i >= 0; i--) {
+    const ev = log[i]?.event;
+    if (ev?.kind === "game" && ev.event.type === "placed") return String(ev.event.out);
+  }
+  return null;
 }

@@ -36,11 +36,12 @@ export function meldRules(rules: Record<string, unknown>): MeldRules {
 }
 const FACES: Card[] = SUITS.flatMap((s) => RANKS.map((r) => `${r}${s}`));
 
-/** What a card stands for: itself, or the declared card of a joker. */
+/** What a card stands for: the declared card of a joker or a declared
+ *  natural wild card, else itself (null for an undeclared joker). */
 function face(card: Card): Card | null {
   const p = parse(card);
-  if (!p.joker) return card;
-  return p.stands ? `${p.stands.rank}${p.stands.suit}` : null;
+  if (p.stands) return `${p.stands.rank}${p.stands.suit}`;
+  return p.joker ? null : card;
 }
 
 function isSet(faces: Card[], r: MeldRules): boolean {

@@ -35,9 +35,18 @@ export interface GameView {
   phase: string;
   claims: Claims | null;
   taken: Card | null;
+  /** The solo patience (`koenigs-solo`): every hand lies open. */
+  patience?: PatienceView | null;
   game: number;
   dealer: number;
   rules: string;
+}
+
+export interface PatienceView {
+  /** Each hand's cards while it is open (empty once closed). */
+  hands: Card[][];
+  /** Each closed hand's melds. */
+  closed: (Card[][] | null)[];
 }
 
 export type Occupant =
@@ -137,5 +146,6 @@ export type Action =
   | { type: "lay-down"; melds: Card[][]; discard?: Card }
   | { type: "rearrange"; table: Card[][] }
   | { type: "end-turn" }
+  | { type: "place"; hand: number; out: Card }
   | { type: "buy" }
   | { type: "knock" };

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import i18n from "./i18n";
-import { eventLine, highlight, hintText } from "./events";
+import { eventLine, highlight, hintText, lastPlaced } from "./events";
+import { label } from "./cards";
+import { isWildIn, wildRank } from "./Patience";
 import { isExchange, readings, validMeld, meldRules } from "./jokers";
 import { isValid, move, newTable, openSandbox, placed, undo } from "./sandbox";
 import { ruleSections } from "./rulesText";
@@ -89,7 +91,7 @@ describe("what the others did", () => {
   });
   it("highlights what the last event touched", () => {
     const h = highlight(7, { kind: "game", event: { type: "melded", seat: 2, melds: [3], laid_off: [1] } });
-    expect(h).toEqual({ version: 7, seat: 2, melds: [3, 1], discard: false, stock: false });
+    expect(h).toEqual({ version: 7, seat: 2, melds: [3, 1], discard: false, stock: false, hands: [] });
     expect(highlight(8, { kind: "game", event: { type: "discarded", seat: 2, card: "2c" } }).discard).toBe(true);
   });
 });
@@ -141,5 +143,55 @@ describe("hint text", () => {
     for (const a of [{ type: "rearrange", table }, { type: "end-turn" }, { type: "call-romme" }] as const) {
       expect(hintText(a, de)).not.toBe(a.type);
     }
+  });
+});
+
+describe("counts", () => {
+  it("say one card, one meld and one missing point in the singular", () => {
+    const de = i18n.getFixedT("de");
+    const en = i18n.getFixedT("en");
+    expect(de("cards", { count: 1 })).toBe("1 Karte");
+    expect(de("cards", { count: 10 })).toBe("10 Karten");
+    expect(en("cards", { count: 1 })).toBe("1 card");
+    expect(en("cards", { count: 0 })).toBe("0 cards");
+    expect(de("missing", { count: 1 })).toBe("es fehlt 1");
+    expect(de("missing", { count: 7 })).toBe("es fehlen 7");
+    expect(de("invalidMelds", { count: 1 })).toBe("1 ungültige Kombination");
+    expect(en("placedCards", { count: 2 })).toBe("2 cards placed from your hand");
+  });
+});
+
+describe("Five Crowns cards and the solo patience", () => {
+  it("labels stars apart from jokers, and declared natural wild cards", () => {
+    expect(label("7x")).toBe("7✦");
+    expect(label("*")).toBe("★");
+    expect(label("*=9x")).toBe("★=9✦");
+    expect(label("4c=5d")).toBe("4♣=5♦");
+    expect(label("10h=6c")).toBe("10♥=6♣");
+  });
+  it("knows each hand's wild rank", () => {
+    expect(wildRank(0)).toBe("3");
+    expect(wildRank(7)).toBe("10");
+    expect(wildRank(10)).toBe("K");
+    expect(isWildIn("3x", 0)).toBe(true);
+    expect(isWildIn("3x", 1)).toBe(false);
+    expect(isWildIn("*", 5)).toBe(true);
+    expect(isWildIn("Kd", 10)).toBe(true);
+  });
+  it("says placements and closed hands, and hints a placement", () => {
+    const de = i18n.getFixedT("de");
+    const en = i18n.getFixedT("en");
+    const ev = (event: Record<string, unknown>) => ({ kind: "game" as const, event: event as { type: string } });
+    const name = () => "Anna";
+    expect(eventLine(ev({ type: "placed", hand: 3, out: "9x" }), name, de)).toBe("Hand 4: 9✦ geht aus dem Spiel");
+    expect(eventLine(ev({ type: "hand-closed", hand: 0, melds: [["4d", "4h", "3s=4s"]] }), name, en)).toBe(
+      "Hand 1 is laid down: 4♦ 4♥ 3♠=4♠",
+    );
+    expect(hintText({ type: "place", hand: 8, out: "Kd" }, de, "5h")).toBe("Lege die gezogene Karte in Hand 9 und nimm K♦ heraus");
+    expect(hintText({ type: "place", hand: 2, out: "5h" }, en, "5h")).toBe("Take the drawn card 5♥ out of the game");
+    expect(highlight(4, ev({ type: "placed", hand: 6, out: "2c" })).hands).toEqual([6]);
+    const log = [ev({ type: "placed", hand: 1, out: "Qx" }), ev({ type: "drew", seat: 0, from: "stock" })].map((event) => ({ event }));
+    expect(lastPlaced(log)).toBe("Qx");
+    expect(lastPlaced([])).toBeNull();
   });
 });
