@@ -177,27 +177,35 @@ impl Game {
         // The text of the meld is written only when the meld is refused,
         // and not at all when the action is only tried.
         let checker = self.checker()?;
+        let read = |r: Result<Declaration, MeldError>| match r {
+            // Where a declaration can never matter, the first reading is
+            // taken (`Ruleset::declarations_matter`).
+            Err(MeldError::Ambiguous { options }) if !self.rules.declarations_matter() => {
+                match options.into_iter().next() {
+                    Some(first) => Ok(first),
+                    None => Err(MeldError::Ambiguous {
+                        options: Vec::new(),
+                    }),
+                }
+            }
+            other => other,
+        };
         if terse {
-            return self
-                .melds
-                .check(&checker, cards, false)
-                .map_err(|e| match e {
-                    MeldError::Ambiguous { .. } => ActionError::Ambiguous(String::new()),
-                    _ => ActionError::InvalidMeld {
-                        cards: String::new(),
-                        reason: String::new(),
-                    },
-                });
-        }
-        self.melds
-            .check(&checker, cards, true)
-            .map_err(|e| match e {
-                MeldError::Ambiguous { .. } => ActionError::Ambiguous(format_cards(cards)),
-                other => ActionError::InvalidMeld {
-                    cards: format_cards(cards),
-                    reason: other.to_string(),
+            return read(self.melds.check(&checker, cards, false)).map_err(|e| match e {
+                MeldError::Ambiguous { .. } => ActionError::Ambiguous(String::new()),
+                _ => ActionError::InvalidMeld {
+                    cards: String::new(),
+                    reason: String::new(),
                 },
-            })
+            });
+        }
+        read(self.melds.check(&checker, cards, true)).map_err(|e| match e {
+            MeldError::Ambiguous { .. } => ActionError::Ambiguous(format_cards(cards)),
+            other => ActionError::InvalidMeld {
+                cards: format_cards(cards),
+                reason: other.to_string(),
+            },
+        })
     }
 
     /// Meld value of everything on the table (counts toward an opening

@@ -932,6 +932,47 @@ fn five_crowns_last_turn_for_everyone_else_and_round_wilds_000() {
     assert_eq!(g.hand(turn).map(<[_]>::len), Some(4));
 }
 
+#[test]
+fn five_crowns_takes_an_undeclared_wild_card_in_its_first_reading() {
+    // Round 1, the 3s wild: 3d in Kh Kc 3d could be any king, and 6h 7h 3c
+    // the 5h or the 8h. Melds never change in Five Crowns (no lay-off, no
+    // exchange, no opening), so nobody has to say which.
+    let mut g = three(
+        "koenigs",
+        ["7h 8h Qs", "Kh Kc 3d", "6h 7h 3c"],
+        "10c",
+        "5c Js 3s Qd",
+    );
+    assert!(!g.rules().declarations_matter());
+    draw(&mut g, 1, "draw 5c");
+    g.apply(
+        1,
+        Action::LayDown {
+            melds: vec![meld("Kh Kc 3d")],
+            discard: Some(card("5c")),
+        },
+    )
+    .expect("the wild 3d is read as a king without being declared");
+    let laid = &g.view(None).table[0].cards;
+    assert!(
+        laid.iter()
+            .any(|c| c.card == card("3d") && c.stands_for.is_some()),
+        "the table shows what 3d was read as: {laid:?}"
+    );
+    draw(&mut g, 2, "draw Js");
+    g.apply(
+        2,
+        Action::LayDown {
+            melds: vec![meld("6h 7h 3c")],
+            discard: Some(card("Js")),
+        },
+    )
+    .expect("a run with an undeclared wild card at either end");
+    // Where a declaration matters (klassisch: lay-offs, exchanges, the
+    // opening's points) the engine still asks: `joker_exchange_and_declarations`.
+    assert!(preset("klassisch").declarations_matter());
+}
+
 /// Seat 0 deals; seat 1 begins (four seats).
 fn four(rules: Ruleset, hands: [&str; 4], discard: &str, stock: &str) -> Game {
     let deal = Deal {

@@ -786,6 +786,20 @@ impl Ruleset {
         }
     }
 
+    /// Whether what a wild card in a laid meld stands for can matter: a
+    /// lay-off or a joker exchange reads it, a rearrangement moves it, or
+    /// the meld's value counts toward an opening. Where none of these can
+    /// happen (concealed play: `000` Five Crowns, `003` ohne Auslegen and
+    /// Wiener), nobody at a club table names the card a wild card stands
+    /// for, and the engine takes a meld that can be read several ways in
+    /// its first reading instead of asking.
+    pub fn declarations_matter(&self) -> bool {
+        self.turn.lay_off != LayOff::Never
+            || self.jokers.exchange != JokerExchange::Never
+            || self.turn.rearrange != Rearrange::None
+            || self.opening.threshold > 0
+    }
+
     /// Number of rounds of a Five Crowns style match (11), `None` otherwise.
     pub fn rounds(&self) -> Option<u8> {
         match self.match_rules.end {
