@@ -22,6 +22,10 @@
 //    UI following the hint (a placement by clicking a hand's card, a drawn
 //    card taken out with its button), hands are laid down, and the end is
 //    said and scored.
+// 5. koenigs (Five Crowns, concealed play): the status names the round and
+//    its wild rank, the hand marks the wild cards, and melds are set aside
+//    and laid down all at once with the final discard, through the UI,
+//    until the next round begins.
 //
 // Screenshots go to e2e/screenshots/ (lobby, table, joker dialog, score
 // sheet, phone table, sandbox, patience).
@@ -108,6 +112,7 @@ async function main() {
     if (!only || only === "phone") await phoneKeyboard(browser, server);
     if (!only || only === "sandbox") await sandbox(browser, addr);
     if (!only || only === "patience") await patience(browser, addr);
+    if (!only || only === "concealed") await concealed(browser, addr);
   } catch (e) {
     await reportFailure(browser, server);
     throw e;
@@ -234,11 +239,20 @@ async function hint(page) {
 }
 
 /** Select hand cards by clicking them (copies one by one). */
+/** Clear the hand's selection, if there is one (the button is disabled
+ *  otherwise, and a click would wait for it). */
+async function clearSelection(page) {
+  const clear = page.locator("button:has-text('Auswahl aufheben')");
+  if ((await clear.count()) > 0 && (await clear.isEnabled())) await clear.click();
+}
+
 async function select(page, cards) {
-  await page.click("button:has-text('Auswahl aufheben')").catch(() => {});
+  await clearSelection(page);
   const used = new Set();
   for (const c of cards) {
-    const plain = c.startsWith("*") ? "*" : c;
+    // A declared wild card is picked as the card it is ("*=8h" → "*",
+    // Five Crowns' "4c=5d" → "4c").
+    const plain = c.startsWith("*") ? "*" : c.split("=")[0];
     const buttons = await page.$$(`[data-testid=hand] button[data-card="${plain}"]`);
     let done = false;
     for (const b of buttons) {
@@ -355,6 +369,26 @@ async function perform(page, action, stats) {
     }
     case "lay-off":
       await layOff(page, action, stats, []);
+      break;
+    case "lay-down": {
+      // Concealed play: set every meld aside, pick the final discard, lay
+      // everything down at once.
+      for (const m of action.melds) {
+        await select(page, m);
+        await page.click("button:has-text('Als Kombination vormerken')");
+      }
+      await clearSelection(page);
+      if (action.discard) await select(page, [action.discard]);
+      await page.click("[data-testid=lay-down-button]");
+      stats.layDowns = (stats.layDowns ?? 0) + 1;
+      break;
+    }
+    case "call-romme":
+      if (action.discard) await select(page, [action.discard]);
+      await page.click("[data-testid=call-romme]");
+      break;
+    case "end-turn":
+      await page.click("[data-testid=end-turn]");
       break;
     case "exchange-joker":
       await select(page, [action.card]);
@@ -626,6 +660,57 @@ async function patience(browser, addr) {
   if (picked === 0) fail("no placement by clicking a hand's card");
   await page.screenshot({ path: join(shots, "patience-end.png"), fullPage: true });
   console.log(`e2e: koenigs-solo: the patience through the UI in ${turns} turns (${picked} cards picked from a hand, ${dropped} drawn cards taken out); ${status}`);
+  await page.context().close();
+}
+
+// ---------------------------------------------------------------------------
+// Scenario 5: concealed play in Five Crowns, from the deal to a lay-down.
+
+async function concealed(browser, addr) {
+  const page = await (await browser.newContext({ viewport: { width: 1100, height: 1200 } })).newPage();
+  page.setDefaultTimeout(20000);
+  const stats = newStats();
+  await startGame(page, addr, "Karla", "koenigs", "2", null);
+  const round = async () => Number(((await page.textContent("[data-testid=round-wild]").catch(() => "")) ?? "").match(/Runde (\d+)/)?.[1] ?? 0);
+  const first = await round();
+  const status = await page.textContent(".status");
+  if (first !== 1 || !status?.includes("3 ist Joker")) fail(`the status does not name round 1 and its wild rank: ${status}`);
+  let sawWild = false;
+  let laidInRound = 0;
+  for (let step = 0; step < 400; step++) {
+    if (await finished(page)) break;
+    if (!(await waitForTurn(page))) continue;
+    const r = await round();
+    const wild = await page.$$eval("[data-testid=hand] button.wild", (b) => b.map((x) => x.dataset.card));
+    const rank = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"][r - 1];
+    if (wild.some((c) => c.slice(0, -1) !== rank)) fail(`round ${r}: marked as wild: ${wild.join(" ")}`);
+    if (wild.length > 0) sawWild = true;
+    if (laidInRound > 0 && r > laidInRound && sawWild) break;
+    const action = await hint(page);
+    if (!action) {
+      await page.waitForTimeout(100);
+      continue;
+    }
+    if (action.type === "lay-down" && stats.actions === 0) await page.screenshot({ path: join(shots, "concealed.png"), fullPage: true });
+    const refused = await perform(page, action, stats);
+    if (refused) fail(`the hinted ${action.type} was refused`);
+    if (action.type === "lay-down") {
+      laidInRound = r;
+      await page.screenshot({ path: join(shots, "concealed-laid.png"), fullPage: true });
+    }
+    stats.actions += 1;
+  }
+  if (!laidInRound) fail(`no lay-down through the UI (${JSON.stringify(stats)})`);
+  if (!sawWild) fail("no wild card was ever marked in the hand");
+  // The running sheet of the match: a row per scored round, a column per seat.
+  await page.click("details.sheet summary");
+  const rows = await page.$$eval("[data-testid=running-sheet] tbody tr", (r) => r.map((x) => x.textContent ?? ""));
+  const heads = await page.$$eval("[data-testid=running-sheet] thead th", (h) => h.map((x) => x.textContent ?? ""));
+  if (rows.length !== laidInRound || !rows[0]?.startsWith("Spiel 1") || !heads.includes("Karla")) {
+    fail(`the running sheet shows ${JSON.stringify(rows)} under ${JSON.stringify(heads)}`);
+  }
+  await page.screenshot({ path: join(shots, "running-sheet.png"), fullPage: true });
+  console.log(`e2e: koenigs: ${stats.layDowns} lay-down(s) through the UI (melds set aside, the final discard picked), the last in round ${laidInRound}; round and wild rank in the status, wild cards marked`);
   await page.context().close();
 }
 

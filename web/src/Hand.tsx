@@ -7,7 +7,7 @@ import { useDroppable } from "@dnd-kit/core";
 import { SortableContext, horizontalListSortingStrategy, useSortable } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { useTranslation } from "react-i18next";
-import { isRed, label } from "./cards";
+import { isRed, label, parse } from "./cards";
 import type { Card } from "./protocol";
 
 /** Stable keys for a hand: the card and which copy of it ("7h#0", "7h#1"). */
@@ -24,11 +24,14 @@ export const HAND_DROP = "hand";
 
 export function Hand({
   hand,
+  wildRank,
   selected,
   onToggle,
   onMove,
 }: {
   hand: Card[];
+  /** The rank that is wild this round (Five Crowns), marked in the hand. */
+  wildRank?: string | null;
   selected: string[];
   onToggle: (key: string) => void;
   onMove: (from: number, to: number) => void;
@@ -47,6 +50,7 @@ export function Hand({
             key={keys[i]}
             id={`h:${keys[i]}`}
             card={c}
+            wild={!!wildRank && parse(c).rank === wildRank}
             selected={selected.includes(keys[i] ?? "")}
             onToggle={() => onToggle(keys[i] ?? "")}
             onKey={(e) => {
@@ -69,12 +73,14 @@ export function Hand({
 function HandCard({
   id,
   card,
+  wild,
   selected,
   onToggle,
   onKey,
 }: {
   id: string;
   card: Card;
+  wild: boolean;
   selected: boolean;
   onToggle: () => void;
   onKey: (e: React.KeyboardEvent) => void;
@@ -86,7 +92,7 @@ function HandCard({
         ref={setActivatorNodeRef}
         type="button"
         {...listeners}
-        className={`card${isRed(card) ? " red" : ""}${selected ? " selected" : ""}`}
+        className={`card${isRed(card) ? " red" : ""}${wild ? " wild" : ""}${selected ? " selected" : ""}`}
         aria-pressed={selected}
         aria-describedby="hand-help"
         data-card={card}

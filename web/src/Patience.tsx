@@ -8,14 +8,14 @@
 // touched.
 
 import { useTranslation } from "react-i18next";
-import { RANKS, isRed, label, parse } from "./cards";
+import { isRed, label, parse, roundWildRank } from "./cards";
 import type { Highlight } from "./events";
 import type { Card, GameView } from "./protocol";
 
 /** The rank that is wild in hand `i` (0-based): 3 in the first, K in the
  *  last. */
 export function wildRank(i: number): string {
-  return RANKS[i + 1] ?? "?";
+  return roundWildRank(i + 1) ?? "?";
 }
 
 /** Whether `card` is a wild card in hand `i` (a joker, or the hand's rank). */

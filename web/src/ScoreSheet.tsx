@@ -1,8 +1,10 @@
-// The score sheet of a table: every finished match (place, player, points,
-// games won) and, once there are several, the totals per player.
+// The score sheet of a table: the running sheet of the match being played
+// (each game's points per seat, the winner of each game, the totals so far,
+// who is out), every finished match (place, player, points, games won) and,
+// once there are several, the totals per player.
 
 import { useTranslation } from "react-i18next";
-import type { MatchSummary } from "./protocol";
+import type { MatchSheetView, MatchSummary } from "./protocol";
 
 export function totals(matches: MatchSummary[]): { name: string; points: number; wins: number; matches: number }[] {
   const by = new Map<string, { name: string; points: number; wins: number; matches: number }>();
@@ -18,13 +20,73 @@ export function totals(matches: MatchSummary[]): { name: string; points: number;
   return [...by.values()].sort((a, b) => b.wins - a.wins || a.points - b.points);
 }
 
-export function ScoreSheet({ matches, open }: { matches: MatchSummary[]; open: boolean }) {
+/** A game's cell: its points, and the rating points where the scheme has
+ *  them (club). */
+export function cell(p: { points: number; rating: number | null }): string {
+  if (p.rating === null || p.rating === undefined) return String(p.points);
+  return `${p.points} (${p.rating > 0 ? "+" : ""}${p.rating})`;
+}
+
+function RunningSheet({ sheet, names }: { sheet: MatchSheetView; names: string[] }) {
+  const { t } = useTranslation();
+  const club = sheet.games.some((g) => g.players.some((p) => p.rating !== null && p.rating !== undefined));
+  return (
+    <table data-testid="running-sheet" className="running">
+      <caption>{t("thisMatch")}</caption>
+      <thead>
+        <tr>
+          <th />
+          {names.map((n, i) => (
+            <th key={i}>{n}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {sheet.games.map((g, k) => (
+          <tr key={k}>
+            <th scope="row">{t("gameNo", { n: k + 1 })}</th>
+            {g.players.map((p, i) => (
+              <td key={i} className={p.won ? "winner" : ""} title={p.won ? t("wonGame") : undefined}>
+                {cell(p)}
+                {p.won ? " ✓" : ""}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+      <tfoot>
+        <tr>
+          <th scope="row">{t("sum")}</th>
+          {sheet.totals.map((tot, i) => (
+            <td key={i}>
+              {club ? cell({ points: tot.points, rating: tot.rating_plus - tot.rating_minus }) : tot.points}
+              {tot.eliminated_after ? ` (${t("outAfter", { n: tot.eliminated_after })})` : ""}
+            </td>
+          ))}
+        </tr>
+      </tfoot>
+    </table>
+  );
+}
+
+export function ScoreSheet({
+  matches,
+  open,
+  current,
+}: {
+  matches: MatchSummary[];
+  open: boolean;
+  /** The match being played, once a game of it is scored. */
+  current?: { sheet: MatchSheetView; names: string[] } | null;
+}) {
   const { t } = useTranslation();
   const sum = totals(matches);
   return (
     <details className="sheet" open={open}>
       <summary>{t("scoreSheet")}</summary>
-      <table data-testid="score-sheet">
+      {current && current.sheet.games.length > 0 && <RunningSheet sheet={current.sheet} names={current.names} />}
+      {matches.length === 0 && !(current && current.sheet.games.length > 0) && <p>{t("noScores")}</p>}
+      <table data-testid="score-sheet" hidden={matches.length === 0}>
         <thead>
           <tr>
             <th>#</th>

@@ -11,11 +11,11 @@ import { useTranslation } from "react-i18next";
 import { DndContext, type CollisionDetection, type DragEndEvent, PointerSensor, closestCenter, pointerWithin, useSensor, useSensors } from "@dnd-kit/core";
 import { useApp } from "./App";
 import { Center, DISCARD_DROP, Melds } from "./Board";
-import { groups, isRed, label, sortByRank, sortBySuit } from "./cards";
+import { groups, isRed, label, roundWildRank, sortByRank, sortBySuit } from "./cards";
 import { eventLine, highlight, hintText, lastPlaced } from "./events";
 import { Hand, HAND_DROP, cardKeys } from "./Hand";
 import { JokerDialog, type JokerQuestion } from "./JokerDialog";
-import { isExchange, meldRules, readings } from "./jokers";
+import { declarationsMatter, isExchange, meldRules, readings } from "./jokers";
 import { PatienceBoard } from "./Patience";
 import { meldsValue } from "./points";
 import type { Action, Card, GameView, ServerMsg, Snapshot } from "./protocol";
@@ -123,8 +123,10 @@ export function TablePage() {
       answer.current = resolve;
       setQuestion(q);
     });
-  /** Declare the jokers of each meld that can be read several ways. */
+  /** Declare the jokers of each meld that can be read several ways (not
+   *  where a declaration can never matter: the engine reads such melds). */
   const declare = async (melds: Card[][], always = false): Promise<Card[][] | null> => {
+    if (!declarationsMatter(info.rules)) return melds;
     const out: Card[][] = [];
     for (const m of melds) {
       const options = m.includes("*") ? readings(m, rules) : [];
@@ -144,6 +146,21 @@ export function TablePage() {
     if (m.type === "reject" && m.reason?.code === "ambiguous") {
       const again = await declare(declared, true);
       if (again) m = await act({ type: "meld", melds: again });
+    }
+    if (m.type === "ack") setPending([]);
+  };
+  /** Concealed play: every meld set aside (and the selection, if it is one)
+   *  at once, with the one selected card as the final discard. */
+  const layDownAll = async () => {
+    const melds = chosen.length >= 3 ? [...pending, [...chosen]] : pending;
+    const discard = chosen.length === 1 ? chosen[0] : undefined;
+    const declared = await declare(melds);
+    if (!declared) return;
+    const body = (ms: Card[][]): Action => ({ type: "lay-down", melds: ms, ...(discard ? { discard } : {}) });
+    let m = await act(body(declared));
+    if (m.type === "reject" && m.reason?.code === "ambiguous") {
+      const again = await declare(declared, true);
+      if (again) m = await act(body(again));
     }
     if (m.type === "ack") setPending([]);
   };
@@ -210,6 +227,14 @@ export function TablePage() {
       : null;
   const seatsFree = info.seats.filter((s) => s.occupant.kind === "empty").map((s) => s.seat);
   const canClaim = !!game?.claims && seat !== null && turn !== seat;
+  const concealed = (info.rules.concealed as { enabled?: boolean } | undefined)?.enabled === true;
+  const restAllowed = Number((info.rules.going_out as { rest_allowed?: number } | undefined)?.rest_allowed ?? 0);
+  const noDiscardPile = (info.rules.turn as { discard_pile?: boolean } | undefined)?.discard_pile === false;
+  const roundWild =
+    (info.rules.melds as { wilds?: { round_wild?: boolean } } | undefined)?.wilds?.round_wild && game && !game.patience
+      ? roundWildRank(game.game)
+      : null;
+  const lastTurns = game?.last_turns ?? null;
   const rearranges = String((info.rules.turn as { rearrange?: string } | undefined)?.rearrange ?? "none") !== "none";
   const patience = game?.patience ? { ...game, patience: game.patience } : null;
   const hintLine = hint && (
@@ -276,6 +301,15 @@ export function TablePage() {
               {s.away && <em> · {t("away")}</em>}
               {game && <span> · {t("cards", { count: game.seats[s.seat]?.cards ?? 0 })}</span>}
               {game?.seats[s.seat]?.opened && <span title={t("hasOpened")}> · ✓</span>}
+              {s.seat !== seat && (game?.seats[s.seat]?.known?.length ?? 0) > 0 && (
+                <span className="known" title={t("knownHelp")}>
+                  {" "}
+                  · {t("known", { cards: (game?.seats[s.seat]?.known ?? []).map(label).join(" ") })}
+                </span>
+              )}
+              {(game?.seats[s.seat]?.shown?.length ?? 0) > 0 && (
+                <span className="shown"> · {t("keeps", { cards: (game?.seats[s.seat]?.shown ?? []).map(label).join(" ") })}</span>
+              )}
             </li>
           ))}
         </ol>
@@ -283,6 +317,13 @@ export function TablePage() {
         {game && (
           <p className="status" role="status" aria-live="polite">
             {turn === null ? t("matchOver") : onTurn ? t("yourTurn") : t("turnOf", { name: name(turn) })}
+            {roundWild && <span data-testid="round-wild"> · {t("roundWild", { n: game.game, rank: roundWild })}</span>}
+            {lastTurns && turn !== null && (
+              <span className="last-turns">
+                {" "}
+                · {t(lastTurns.knocked ? "lastTurnsKnocked" : "lastTurns", { name: name(lastTurns.by) })}
+              </span>
+            )}
             {timeLeft !== null && <span className="timer"> · {t("timeLeft", { n: timeLeft })}</span>}
           </p>
         )}
@@ -370,6 +411,7 @@ export function TablePage() {
             </div>
             <Hand
               hand={hand}
+              wildRank={roundWild}
               selected={selected}
               onToggle={(k) => setSelected((s) => (s.includes(k) ? s.filter((x) => x !== k) : [...s, k]))}
               onMove={(from, to) => update((s) => reorder(s, from, to))}
@@ -385,15 +427,27 @@ export function TablePage() {
               >
                 {t("addMeld")}
               </button>
-              <button
-                type="button"
-                className="primary"
-                data-testid="meld-button"
-                disabled={!onTurn || (pending.length === 0 && chosen.length < 3)}
-                onClick={() => void meldAll()}
-              >
-                {t("meld")}
-              </button>
+              {concealed ? (
+                <button
+                  type="button"
+                  className="primary"
+                  data-testid="lay-down-button"
+                  disabled={!onTurn || (pending.length === 0 && chosen.length < 3)}
+                  onClick={() => void layDownAll()}
+                >
+                  {t("layDown")}
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  className="primary"
+                  data-testid="meld-button"
+                  disabled={!onTurn || (pending.length === 0 && chosen.length < 3)}
+                  onClick={() => void meldAll()}
+                >
+                  {t("meld")}
+                </button>
+              )}
               <button
                 type="button"
                 disabled={!onTurn || chosen.length !== 1}
@@ -402,6 +456,22 @@ export function TablePage() {
               >
                 {t("discard")}
               </button>
+              {restAllowed > 0 && (
+                <button
+                  type="button"
+                  data-testid="call-romme"
+                  title={t("callRommeHelp", { n: restAllowed })}
+                  disabled={!onTurn || chosen.length > 1}
+                  onClick={() => void act({ type: "call-romme", ...(chosen.length === 1 ? { discard: chosen[0] } : {}) })}
+                >
+                  {t("callRomme")}
+                </button>
+              )}
+              {noDiscardPile && (
+                <button type="button" data-testid="end-turn" disabled={!onTurn} onClick={() => void act({ type: "end-turn" })}>
+                  {t("endTurn")}
+                </button>
+              )}
               {rearranges && (
                 <button
                   type="button"
@@ -416,6 +486,7 @@ export function TablePage() {
                 {t("clear")}
               </button>
             </div>
+            {concealed && <p className="help">{t("layDownHelp")}</p>}
             {(pending.length > 0 || (!opened && chosen.length >= 3)) && (
               <div className="pending">
                 {pending.length > 0 && <h3>{t("pending")}</h3>}
@@ -439,7 +510,11 @@ export function TablePage() {
           </section>
         )}
 
-        <ScoreSheet matches={info.matches} open={info.status === "finished"} />
+        <ScoreSheet
+          matches={info.matches}
+          open={info.status === "finished"}
+          current={game?.sheet ? { sheet: game.sheet, names: info.seats.map((s) => name(s.seat)) } : null}
+        />
         <RulesView rules={info.rules} />
 
         <section className="chat" aria-label={t("chat")}>

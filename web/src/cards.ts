@@ -37,8 +37,16 @@ export function suitIndex(card: Card): number {
 
 export function isRed(card: Card): boolean {
   const p = parse(card);
-  const s = p.stands?.suit ?? p.suit;
+  // A joker in the colour of the card it stands for; a natural wild card
+  // (Five Crowns) in its own.
+  const s = p.joker ? p.stands?.suit : p.suit;
   return s === "h" || s === "d";
+}
+
+/** The rank that is wild in Five Crowns round `round` (1-based): 3 in the
+ *  first, K in the eleventh. */
+export function roundWildRank(round: number): string | null {
+  return round >= 1 && round <= 11 ? (RANKS[round] ?? null) : null;
 }
 
 /** A short label: "7♥", "10♠", "★" (joker), "★=8♥", "4♣=5♦" (a declared

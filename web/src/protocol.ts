@@ -34,12 +34,27 @@ export interface GameView {
   turn: number | null;
   phase: string;
   claims: Claims | null;
+  /** Concealed play: the last turns after a seat laid down or knocked. */
+  last_turns?: { by: number; knocked: boolean; left: number[] } | null;
   taken: Card | null;
   /** The solo patience (`koenigs-solo`): every hand lies open. */
   patience?: PatienceView | null;
   game: number;
   dealer: number;
+  /** The running match sheet: each game's score, the totals so far. */
+  sheet?: MatchSheetView;
   rules: string;
+}
+
+export interface MatchSheetView {
+  games: { players: { hand_points: number; points: number; rating: number | null; won: boolean }[] }[];
+  totals: {
+    points: number;
+    rating_plus: number;
+    rating_minus: number;
+    games_won: number;
+    eliminated_after: number | null;
+  }[];
 }
 
 export interface PatienceView {

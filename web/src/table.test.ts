@@ -6,7 +6,7 @@ import { isWildIn, wildRank } from "./Patience";
 import { isExchange, readings, validMeld, meldRules } from "./jokers";
 import { isValid, move, newTable, openSandbox, placed, undo } from "./sandbox";
 import { ruleSections } from "./rulesText";
-import { totals } from "./ScoreSheet";
+import { cell, totals } from "./ScoreSheet";
 import { cardKeys } from "./Hand";
 
 describe("joker declaration", () => {
@@ -193,5 +193,13 @@ describe("Five Crowns cards and the solo patience", () => {
     const log = [ev({ type: "placed", hand: 1, out: "Qx" }), ev({ type: "drew", seat: 0, from: "stock" })].map((event) => ({ event }));
     expect(lastPlaced(log)).toBe("Qx");
     expect(lastPlaced([])).toBeNull();
+  });
+});
+
+describe("the running sheet", () => {
+  it("shows a game's points, with rating points where the scheme has them", () => {
+    expect(cell({ points: 17, rating: null })).toBe("17");
+    expect(cell({ points: 0, rating: 30 })).toBe("0 (+30)");
+    expect(cell({ points: 24, rating: -10 })).toBe("24 (-10)");
   });
 });
