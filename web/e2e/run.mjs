@@ -26,6 +26,11 @@
 //    its wild rank, the hand marks the wild cards, and melds are set aside
 //    and laid down all at once with the final discard, through the UI,
 //    until the next round begins.
+// 6. Every other preset (bieten, kaufen, anlegen, raeuber, klopfen,
+//    ohne-auslegen, wiener, club): its first turns through the UI following
+//    the hint; every hinted action has a way to be played in the client and
+//    none is refused. (A hinted rearrangement ends the preset's run: the
+//    sandbox is scenario 3.)
 //
 // Screenshots go to e2e/screenshots/ (lobby, table, joker dialog, score
 // sheet, phone table, sandbox, patience).
@@ -113,6 +118,7 @@ async function main() {
     if (!only || only === "sandbox") await sandbox(browser, addr);
     if (!only || only === "patience") await patience(browser, addr);
     if (!only || only === "concealed") await concealed(browser, addr);
+    if (!only || only === "presets") await everyPreset(browser, addr);
   } catch (e) {
     await reportFailure(browser, server);
     throw e;
@@ -298,12 +304,21 @@ async function answerJokers(page, readings, stats) {
     for (const r of readings) {
       const radio = await page.$(`[data-testid=joker-dialog] input[data-reading="${r}"]`);
       if (radio) {
+        const asked = await page.$$eval("[data-testid=joker-dialog] input", (i) => i.map((x) => x.dataset.reading).join("/"));
         await radio.check();
         if (stats.jokerDialogs === 0) await page.screenshot({ path: join(shots, "joker-dialog.png") });
         await page.click("[data-testid=joker-ok]");
         stats.jokerDialogs += 1;
         answered = true;
         console.log(`e2e: declared a joker meld in the dialog: ${r}`);
+        // The dialog closes, or asks about the next meld.
+        await page.waitForFunction(
+          (a) => {
+            const inputs = document.querySelectorAll("[data-testid=joker-dialog] input");
+            return inputs.length === 0 || Array.from(inputs, (x) => x.dataset.reading).join("/") !== a;
+          },
+          asked,
+        );
         break;
       }
     }
@@ -311,7 +326,6 @@ async function answerJokers(page, readings, stats) {
       const offered = await page.$$eval("[data-testid=joker-dialog] input", (i) => i.map((x) => x.dataset.reading));
       fail(`the joker dialog offers ${offered.join(" / ")}, the hint wanted ${readings.join(" / ")}`);
     }
-    await page.waitForSelector("[data-testid=joker-dialog]", { state: "detached" });
   }
 }
 
@@ -712,6 +726,41 @@ async function concealed(browser, addr) {
   await page.screenshot({ path: join(shots, "running-sheet.png"), fullPage: true });
   console.log(`e2e: koenigs: ${stats.layDowns} lay-down(s) through the UI (melds set aside, the final discard picked), the last in round ${laidInRound}; round and wild rank in the status, wild cards marked`);
   await page.context().close();
+}
+
+// ---------------------------------------------------------------------------
+// Scenario 6: the first turns of every other preset.
+
+async function everyPreset(browser, addr) {
+  const names = (process.env.ROMME_E2E_PRESETS ?? "bieten,kaufen,anlegen,raeuber,klopfen,ohne-auslegen,wiener,club").split(",");
+  const seen = {};
+  for (const preset of names) {
+    const page = await (await browser.newContext({ viewport: { width: 1100, height: 1200 } })).newPage();
+    page.setDefaultTimeout(20000);
+    const stats = newStats();
+    await startGame(page, addr, "Tess", preset, "3", null);
+    let refused = 0;
+    for (let step = 0; step < 40 && stats.actions < 12; step++) {
+      if (await finished(page)) break;
+      if (!(await waitForTurn(page))) continue;
+      const action = await hint(page);
+      if (!action) {
+        await page.waitForTimeout(100);
+        continue;
+      }
+      seen[action.type] = (seen[action.type] ?? 0) + 1;
+      if (action.type === "rearrange") break;
+      if (await perform(page, action, stats)) refused += 1;
+      stats.actions += 1;
+    }
+    // A refusal can come from a drag that landed a card's width off; two
+    // in a preset's first turns cannot.
+    if (refused > 1) fail(`${preset}: ${refused} hinted actions were refused`);
+    if (stats.actions === 0) fail(`${preset}: no action of ours was played`);
+    await page.context().close();
+  }
+  if (!seen["lay-down"]) fail(`no lay-down in the concealed presets: ${JSON.stringify(seen)}`);
+  console.log(`e2e: the first turns of ${names.join(", ")} through the UI, following the hint: ${JSON.stringify(seen)}`);
 }
 
 main().catch((e) => {

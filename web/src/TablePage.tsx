@@ -299,8 +299,15 @@ export function TablePage() {
               <strong>{name(s.seat)}</strong>
               {s.seat === seat && <em> ({t("you")})</em>}
               {s.away && <em> · {t("away")}</em>}
-              {game && <span> · {t("cards", { count: game.seats[s.seat]?.cards ?? 0 })}</span>}
-              {game?.seats[s.seat]?.opened && <span title={t("hasOpened")}> · ✓</span>}
+              {game &&
+                (game.sheet?.totals[s.seat]?.eliminated_after ? (
+                  <span className="out"> · {t("outAfter", { n: game.sheet.totals[s.seat]?.eliminated_after })}</span>
+                ) : game.seats[s.seat]?.playing === false ? (
+                  <span className="out"> · {t("sitsOut")}</span>
+                ) : (
+                  <span> · {t("cards", { count: game.seats[s.seat]?.cards ?? 0 })}</span>
+                ))}
+              {game?.seats[s.seat]?.opened && <span className="opened"> · {t("hasOpened")} ✓</span>}
               {s.seat !== seat && (game?.seats[s.seat]?.known?.length ?? 0) > 0 && (
                 <span className="known" title={t("knownHelp")}>
                   {" "}
