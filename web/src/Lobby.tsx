@@ -7,7 +7,8 @@ import { useNavigate } from "react-router-dom";
 import { useTranslation } from "react-i18next";
 import { useApp } from "./App";
 import type { LobbyEntry, RulesInfo } from "./protocol";
-import { knobList, knobWidget, overridesToml, type Knob } from "./knobs";
+import { SECTION_LABELS, knobLabel } from "./knobLabels";
+import { knobList, knobSections, knobWidget, overridesToml, type Knob } from "./knobs";
 
 interface Preset {
   name: string;
@@ -20,6 +21,13 @@ const LEVELS = ["", "random", "heuristic", "expert"];
 const TIMERS = [0, 15, 30, 60, 120];
 const BOT_SPEEDS = [100, 600, 1500];
 const LIST_REFRESH_MS = 5000;
+
+/** A table named after its preset is shown with the preset's title in the
+ *  reader's language; a name its host chose stays as it is. */
+export function tableTitle(name: string, info: RulesInfo | undefined, de: boolean): string {
+  if (!info || ![info.title_de, info.title_en].includes(name)) return name;
+  return de ? info.title_de : info.title_en;
+}
 
 export function Lobby() {
   const { t, i18n } = useTranslation();
@@ -104,7 +112,7 @@ export function Lobby() {
           <ul className="table-list">
             {tables.map((tb) => (
               <li key={tb.id}>
-                <strong>{tb.name}</strong> · {tb.rules} · {tb.seats - tb.free}/{tb.seats} ·{" "}
+                <strong>{tableTitle(tb.name, presets.find((p) => p.name === tb.rules)?.info, de)}</strong> · {tb.rules} · {tb.seats - tb.free}/{tb.seats} ·{" "}
                 {t(tb.status === "waiting" ? "tableWaiting" : "tablePlaying")}{" "}
                 <button type="button" onClick={() => navigate(`/t/${tb.id}`)}>
                   {t(tb.status === "waiting" && tb.free > 0 ? "join" : "watch")}
@@ -200,32 +208,39 @@ export function Lobby() {
         <details open={showKnobs} onToggle={(e) => setShowKnobs((e.target as HTMLDetailsElement).open)}>
           <summary>{t("knobs")}</summary>
           <div className="knobs">
-            {knobs.map((k) => {
-              const value = changes[k.key] ?? k.value;
-              const set = (v: string) => setChanges({ ...changes, [k.key]: v });
-              const w = knobWidget(k);
-              const changed = changes[k.key] !== undefined && changes[k.key] !== k.value;
-              return (
-                <label key={k.key} className={`${w.kind === "bool" ? "inline" : ""}${changed ? " changed" : ""}`}>
-                  <code>{k.key}</code>
-                  {w.kind === "bool" ? (
-                    <input name={k.key} type="checkbox" checked={value === "true"} onChange={(e) => set(String(e.target.checked))} />
-                  ) : w.kind === "number" ? (
-                    <input name={k.key} type="number" value={value} onChange={(e) => set(e.target.value)} />
-                  ) : w.kind === "choice" ? (
-                    <select name={k.key} value={value} onChange={(e) => set(e.target.value)}>
-                      {w.options.map((o) => (
-                        <option key={o} value={o}>
-                          {JSON.parse(o)}
-                        </option>
-                      ))}
-                    </select>
-                  ) : (
-                    <input name={k.key} value={value} onChange={(e) => set(e.target.value)} />
-                  )}
-                </label>
-              );
-            })}
+            {knobSections(knobs, Object.keys(SECTION_LABELS)).map(([section, group]) => (
+              <fieldset key={section}>
+                <legend>{knobLabel(section, de) ?? section}</legend>
+                {group.map((k) => {
+                  const value = changes[k.key] ?? k.value;
+                  const set = (v: string) => setChanges({ ...changes, [k.key]: v });
+                  const w = knobWidget(k);
+                  const changed = changes[k.key] !== undefined && changes[k.key] !== k.value;
+                  return (
+                    <label key={k.key} className={`${w.kind === "bool" ? "inline" : ""}${changed ? " changed" : ""}`}>
+                      <span className="knob-name">
+                        {knobLabel(k.key, de) ?? k.key} <code>{k.key}</code>
+                      </span>
+                      {w.kind === "bool" ? (
+                        <input name={k.key} type="checkbox" checked={value === "true"} onChange={(e) => set(String(e.target.checked))} />
+                      ) : w.kind === "number" ? (
+                        <input name={k.key} type="number" value={value} onChange={(e) => set(e.target.value)} />
+                      ) : w.kind === "choice" ? (
+                        <select name={k.key} value={value} onChange={(e) => set(e.target.value)}>
+                          {w.options.map((o) => (
+                            <option key={o} value={o}>
+                              {JSON.parse(o)}
+                            </option>
+                          ))}
+                        </select>
+                      ) : (
+                        <input name={k.key} value={value} onChange={(e) => set(e.target.value)} />
+                      )}
+                    </label>
+                  );
+                })}
+              </fieldset>
+            ))}
           </div>
         </details>
         {error && (

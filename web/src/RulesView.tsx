@@ -2,6 +2,7 @@
 // rules in sentences by topic (rulesText.ts), and every knob with its value.
 
 import { useTranslation } from "react-i18next";
+import { knobLabel } from "./knobLabels";
 import { knobList } from "./knobs";
 import type { TableInfo } from "./protocol";
 import { ruleSections } from "./rulesText";
@@ -33,7 +34,7 @@ export function RulesView({ rules }: { rules: TableInfo["rules"] }) {
             {knobList(rules).map((k) => (
               <tr key={k.key}>
                 <td>
-                  <code>{k.key}</code>
+                  {knobLabel(k.key, lang === "de") ?? ""} <code>{k.key}</code>
                 </td>
                 <td>
                   <code>{k.value}</code>

@@ -252,9 +252,14 @@ export function TablePage() {
       <div className="table-page">
         <section className="table-head" aria-label={t("table")}>
           <h2>
-            {info.name}
-            {![info.rules.info.title_de, info.rules.info.title_en].includes(info.name) && (
-              <small> ({i18n.language === "de" ? info.rules.info.title_de : info.rules.info.title_en})</small>
+            {/* A table named after its rules shows their title in the reader's language. */}
+            {[info.rules.info.title_de, info.rules.info.title_en].includes(info.name) ? (
+              i18n.language === "de" ? info.rules.info.title_de : info.rules.info.title_en
+            ) : (
+              <>
+                {info.name}
+                <small> ({i18n.language === "de" ? info.rules.info.title_de : info.rules.info.title_en})</small>
+              </>
             )}
           </h2>
           <p className="invite">

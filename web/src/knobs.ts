@@ -7,9 +7,15 @@ export interface Knob {
   value: string;
 }
 
-function toToml(v: unknown): string {
+export function toToml(v: unknown): string {
   if (typeof v === "string") return JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.map(toToml).join(", ")}]`;
+  // An inline table (the club scheme's rating tiers).
+  if (v !== null && typeof v === "object") {
+    return `{ ${Object.entries(v)
+      .map(([k, x]) => `${k} = ${toToml(x)}`)
+      .join(", ")} }`;
+  }
   return String(v);
 }
 
@@ -75,4 +81,18 @@ export function knobWidget(knob: Knob): { kind: "bool" } | { kind: "number" } | 
   const choices = CHOICES[knob.key];
   if (choices) return { kind: "choice", options: choices.map((c) => JSON.stringify(c)) };
   return { kind: "text" };
+}
+
+/** The knobs grouped by their section (the first part of the key), the
+ *  sections in `order` (others after them, as they come). */
+export function knobSections(knobs: Knob[], order: string[] = []): [string, Knob[]][] {
+  const out = new Map<string, Knob[]>();
+  for (const k of knobs) {
+    const section = k.key.split(".")[0] ?? k.key;
+    const list = out.get(section) ?? [];
+    list.push(k);
+    out.set(section, list);
+  }
+  const rank = (k: string) => (order.includes(k) ? order.indexOf(k) : order.length);
+  return [...out.entries()].sort((a, b) => rank(a[0]) - rank(b[0]));
 }

@@ -7,6 +7,10 @@ import { isExchange, readings, validMeld, meldRules } from "./jokers";
 import { isValid, move, newTable, openSandbox, placed, undo } from "./sandbox";
 import { ruleSections } from "./rulesText";
 import { cell, totals } from "./ScoreSheet";
+import { tableTitle } from "./Lobby";
+import { KNOB_LABELS, SECTION_LABELS, knobLabel } from "./knobLabels";
+import { knobList, knobSections, toToml } from "./knobs";
+import { readFileSync, readdirSync } from "node:fs";
 import { cardKeys } from "./Hand";
 
 describe("joker declaration", () => {
@@ -201,5 +205,58 @@ describe("the running sheet", () => {
     expect(cell({ points: 17, rating: null })).toBe("17");
     expect(cell({ points: 0, rating: 30 })).toBe("0 (+30)");
     expect(cell({ points: 24, rating: -10 })).toBe("24 (-10)");
+  });
+});
+
+describe("table names", () => {
+  it("show a preset's title in the reader's language, a chosen name as it is", () => {
+    const info = { title_de: "Königs-Rommé Solo", title_en: "Five Crowns solo", summary_de: "", summary_en: "" };
+    expect(tableTitle("Königs-Rommé Solo", info, false)).toBe("Five Crowns solo");
+    expect(tableTitle("Five Crowns solo", info, true)).toBe("Königs-Rommé Solo");
+    expect(tableTitle("Freitagsrunde", info, false)).toBe("Freitagsrunde");
+    expect(tableTitle("Königs-Rommé Solo", undefined, false)).toBe("Königs-Rommé Solo");
+  });
+});
+
+describe("the knob editor", () => {
+  // Every knob of the full preset files (those without `base`), as the
+  // TOML spells it: `section.key`, `section.sub.key`.
+  const dir = new URL("../../rulesets/", import.meta.url);
+  const keys = new Set<string>();
+  for (const f of readdirSync(dir).filter((f) => f.endsWith(".toml"))) {
+    const text = readFileSync(new URL(f, dir), "utf8");
+    if (/^base\s*=/m.test(text)) continue;
+    let section = "";
+    for (const line of text.split("\n")) {
+      const head = line.match(/^\[([a-z_.]+)\]/);
+      if (head) section = head[1] ?? "";
+      const kv = line.match(/^([a-z_]+)\s*=/);
+      if (kv && section && section !== "info") keys.add(`${section}.${kv[1]}`);
+    }
+  }
+  it("has words for every knob of the presets, in both languages", () => {
+    expect(keys.size).toBeGreaterThan(80);
+    const missing = [...keys].filter((k) => !KNOB_LABELS[k]);
+    expect(missing).toEqual([]);
+    for (const k of keys) {
+      expect(knobLabel(k, true)?.length).toBeGreaterThan(0);
+      expect(knobLabel(k, false)?.length).toBeGreaterThan(0);
+      expect(SECTION_LABELS[k.split(".")[0] ?? ""]).toBeDefined();
+    }
+    expect(knobLabel("opening.threshold", true)).toBe("Punkte für die Erstmeldung (0 = keine Schwelle)");
+    expect(knobLabel("no.such", false)).toBeNull();
+  });
+  it("writes the club's rating tiers as TOML inline tables", () => {
+    expect(toToml([{ max_points: 10, rating: 3 }, { max_points: 30, rating: 2 }])).toBe(
+      "[{ max_points = 10, rating = 3 }, { max_points = 30, rating = 2 }]",
+    );
+    const list = knobList({ scoring: { club: { opened: [{ max_points: 10, rating: 3 }] } }, timer: { seconds: 0 } });
+    expect(list).toEqual([
+      { key: "scoring.club.opened", value: "[{ max_points = 10, rating = 3 }]" },
+      { key: "timer.seconds", value: "0" },
+    ]);
+    expect(knobSections(list).map(([s]) => s)).toEqual(["scoring", "timer"]);
+    expect(knobSections(list, Object.keys(SECTION_LABELS)).map(([s]) => s)).toEqual(["scoring", "timer"]);
+    expect(knobSections(list, ["timer", "scoring"]).map(([s]) => s)).toEqual(["timer", "scoring"]);
   });
 });
