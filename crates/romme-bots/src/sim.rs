@@ -48,7 +48,10 @@ pub struct Outcome {
     pub games: usize,
     /// Actions applied.
     pub actions: usize,
-    /// Place of each seat (1 = first; ties share a place).
+    /// Place of each seat (1 = first; ties share a place). The solo
+    /// patience has a winner only when every hand was laid down: a lost
+    /// patience is place 0 (no place), so that its wins are the patiences
+    /// that came out.
     pub places: Vec<usize>,
     /// Match points of each seat (penalty points; club: net rating).
     pub points: Vec<i64>,
@@ -131,6 +134,16 @@ pub fn play_one_warm(
         } else {
             s.total.points
         };
+    }
+    if rules.deal.solo_patience {
+        let won = game
+            .sheet()
+            .games()
+            .iter()
+            .any(|g| g.players.first().is_some_and(|p| p.won));
+        if !won {
+            places.iter_mut().for_each(|p| *p = 0);
+        }
     }
     Ok(Outcome {
         seed,
@@ -487,6 +500,34 @@ mod tests {
         assert!((r.low - 0.502).abs() < 0.002, "{r:?}");
         assert!((r.high - 0.691).abs() < 0.002, "{r:?}");
         assert_eq!(wilson(0.0, 0.0).high, 1.0);
+    }
+
+    /// A solo patience is won only when it came out (every hand laid down,
+    /// no points left), not merely by being the one seat.
+    #[test]
+    fn a_patience_is_won_only_when_it_comes_out() {
+        use romme_core::ruleset::presets;
+        let Some(Ok(rules)) = presets::load("koenigs-solo") else {
+            panic!("koenigs-solo preset");
+        };
+        let seats = [BotSpec::Heuristic];
+        let mut lost = 0;
+        for seed in 1..=12 {
+            let o = play_one(&rules, &seats, seed, 10_000, false).expect("plays");
+            assert!(o.finished, "seed {seed}");
+            assert_eq!(
+                o.places[0] == 1,
+                o.points[0] == 0,
+                "seed {seed}: place {} with {} points",
+                o.places[0],
+                o.points[0]
+            );
+            lost += usize::from(o.points[0] > 0);
+        }
+        assert!(
+            lost > 0,
+            "every patience came out: nothing was checked for a loss"
+        );
     }
 
     /// Caches handed from match to match change no match: each match of a
