@@ -30,42 +30,53 @@ export function cell(p: { points: number; rating: number | null }): string {
 function RunningSheet({ sheet, names }: { sheet: MatchSheetView; names: string[] }) {
   const { t } = useTranslation();
   const club = sheet.games.some((g) => g.players.some((p) => p.rating !== null && p.rating !== undefined));
+  // A seat out of the match (elimination) has no score in the games after.
+  const out = (seat: number, game: number) => {
+    const after = sheet.totals[seat]?.eliminated_after;
+    return after !== null && after !== undefined && game > after;
+  };
   return (
-    <table data-testid="running-sheet" className="running">
-      <caption>{t("thisMatch")}</caption>
-      <thead>
-        <tr>
-          <th />
-          {names.map((n, i) => (
-            <th key={i}>{n}</th>
+    <div className="scroll">
+      <table data-testid="running-sheet" className="running">
+        <caption>{t("thisMatch")}</caption>
+        <thead>
+          <tr>
+            <th />
+            {names.map((n, i) => (
+              <th key={i}>{n}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {sheet.games.map((g, k) => (
+            <tr key={k}>
+              <th scope="row">{t("gameNo", { n: k + 1 })}</th>
+              {g.players.map((p, i) =>
+                out(i, k + 1) ? (
+                  <td key={i}>—</td>
+                ) : (
+                  <td key={i} className={p.won ? "winner" : ""} title={p.won ? t("wonGame") : undefined}>
+                    {cell(p)}
+                    {p.won ? " ✓" : ""}
+                  </td>
+                ),
+              )}
+            </tr>
           ))}
-        </tr>
-      </thead>
-      <tbody>
-        {sheet.games.map((g, k) => (
-          <tr key={k}>
-            <th scope="row">{t("gameNo", { n: k + 1 })}</th>
-            {g.players.map((p, i) => (
-              <td key={i} className={p.won ? "winner" : ""} title={p.won ? t("wonGame") : undefined}>
-                {cell(p)}
-                {p.won ? " ✓" : ""}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row">{t("sum")}</th>
+            {sheet.totals.map((tot, i) => (
+              <td key={i}>
+                {club ? cell({ points: tot.points, rating: tot.rating_plus - tot.rating_minus }) : tot.points}
+                {tot.eliminated_after ? ` (${t("outAfter", { n: tot.eliminated_after })})` : ""}
               </td>
             ))}
           </tr>
-        ))}
-      </tbody>
-      <tfoot>
-        <tr>
-          <th scope="row">{t("sum")}</th>
-          {sheet.totals.map((tot, i) => (
-            <td key={i}>
-              {club ? cell({ points: tot.points, rating: tot.rating_plus - tot.rating_minus }) : tot.points}
-              {tot.eliminated_after ? ` (${t("outAfter", { n: tot.eliminated_after })})` : ""}
-            </td>
-          ))}
-        </tr>
-      </tfoot>
-    </table>
+        </tfoot>
+      </table>
+    </div>
   );
 }
 
