@@ -353,6 +353,9 @@ pub struct Summary {
     pub actions_per_second: f64,
     /// Mean actions per match.
     pub mean_actions: f64,
+    /// Actions per match (the match length) at the 10th, 25th, 50th, 75th
+    /// and 90th percentile.
+    pub actions_percentiles: [i64; 5],
     /// Per seat.
     pub seats: Vec<SeatSummary>,
 }
@@ -385,6 +388,8 @@ pub struct Tally {
     wins: Vec<f64>,
     /// Per seat: each match score and how many matches ended with it.
     points: Vec<BTreeMap<i64, usize>>,
+    /// Each match length (actions) and how many matches had it.
+    lengths: BTreeMap<i64, usize>,
     /// Nanoseconds per decision.
     times: Vec<Histogram<u64>>,
 }
@@ -399,6 +404,7 @@ impl Tally {
             actions: 0,
             wins: vec![0.0; seats],
             points: vec![BTreeMap::new(); seats],
+            lengths: BTreeMap::new(),
             times: (0..seats)
                 .map(|_| Histogram::new(3).unwrap_or_else(|_| unreachable!("3 digits is valid")))
                 .collect(),
@@ -416,6 +422,10 @@ impl Tally {
         self.finished += usize::from(o.finished);
         self.games_played += o.games;
         self.actions += o.actions;
+        *self
+            .lengths
+            .entry(i64::try_from(o.actions).unwrap_or(i64::MAX))
+            .or_insert(0) += 1;
         let firsts = o.places.iter().filter(|&&p| p == 1).count().max(1) as f64;
         for s in 0..self.wins.len() {
             if o.places.get(s) == Some(&1) {
@@ -474,6 +484,8 @@ impl Tally {
             games_per_second: n as f64 / seconds.max(1e-9),
             actions_per_second: self.actions as f64 / seconds.max(1e-9),
             mean_actions: self.actions as f64 / n.max(1) as f64,
+            actions_percentiles: [0.1, 0.25, 0.5, 0.75, 0.9]
+                .map(|p| counted_percentile(&self.lengths, n, p).unwrap_or(0)),
             seats,
         }
     }
@@ -665,6 +677,8 @@ mod tests {
         assert_eq!(summary.seats[0].wins, 2.5);
         assert_eq!(summary.seats[1].wins, 1.5);
         assert_eq!(summary.seats[1].points_percentiles, [0, 0, 40, 40, 90]);
+        // Match lengths 10, 11, 12, 13 actions.
+        assert_eq!(summary.actions_percentiles, [10, 11, 12, 12, 13]);
         let near = |got: f64, want: f64| (got - want).abs() <= want * 0.001;
         // Of 1..=1000 µs: the median 500 µs, the 99th percentile 990 µs.
         assert!(

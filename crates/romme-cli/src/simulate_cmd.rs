@@ -155,7 +155,7 @@ pub fn run(args: &SimulateArgs, out: &mut String) -> Result<ExitCode> {
 fn text(s: &Summary, out: &mut String) -> Result<()> {
     writeln!(
         out,
-        "{}: {} matches ({} finished, {} games), {} actions in {:.2} s: {:.1} matches/s, {:.0} actions/s, {:.0} actions per match",
+        "{}: {} matches ({} finished, {} games), {} actions in {:.2} s: {:.1} matches/s, {:.0} actions/s, {:.0} actions per match (p10/p25/p50/p75/p90 {})",
         s.rules,
         s.games,
         s.finished,
@@ -164,7 +164,8 @@ fn text(s: &Summary, out: &mut String) -> Result<()> {
         s.seconds,
         s.games_per_second,
         s.actions_per_second,
-        s.mean_actions
+        s.mean_actions,
+        s.actions_percentiles.map(|a| a.to_string()).join("/")
     )?;
     writeln!(
         out,

@@ -538,6 +538,18 @@ fn simulate_json_records_and_replay() {
     assert_eq!(summary["games"], 5);
     assert!(summary["actions"].as_u64().is_some_and(|a| a > 0));
     assert!(summary["seconds"].as_f64().is_some_and(|s| s >= 0.0));
+    // The match lengths' percentiles, rising, within the actions played.
+    let lengths: Vec<u64> = summary["actions_percentiles"]
+        .as_array()
+        .expect("actions_percentiles")
+        .iter()
+        .filter_map(serde_json::Value::as_u64)
+        .collect();
+    assert_eq!(lengths.len(), 5, "{summary}");
+    assert!(
+        lengths.windows(2).all(|w| w[0] <= w[1]) && lengths[0] > 0,
+        "{lengths:?}"
+    );
     let seats = summary["seats"].as_array().expect("seats");
     assert_eq!(seats.len(), 3);
     assert_eq!(seats[1]["bot"], "heuristic");
