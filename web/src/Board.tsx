@@ -144,6 +144,11 @@ export function Melds({
   );
 }
 
+/** A card in a meld or a list: small, in its colour. */
+export function SmallCard({ card }: { card: Card }) {
+  return <span className={`card small${isRed(card) ? " red" : ""}`}>{label(card)}</span>;
+}
+
 function TableMeldView({
   index,
   cards,
@@ -159,9 +164,7 @@ function TableMeldView({
   return (
     <div ref={setNodeRef} className={`meld${fresh ? " flash" : ""}${isOver ? " drop-over" : ""}`} data-testid={`meld-${index}`}>
       {cards.map((c, k) => (
-        <span key={k} className={`card small${isRed(c) ? " red" : ""}`}>
-          {label(c)}
-        </span>
+        <SmallCard key={k} card={c} />
       ))}
       {actions}
     </div>

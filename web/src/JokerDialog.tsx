@@ -4,6 +4,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { SmallCard } from "./Board";
 import { isRed, label } from "./cards";
 import type { Card } from "./protocol";
 
@@ -41,9 +42,7 @@ export function JokerDialog({ question, onDone }: { question: JokerQuestion; onD
         <h3 id="joker-title">{t("declare")}</h3>
         <p className="meld">
           {question.meld.map((c, i) => (
-            <span key={i} className={`card small${isRed(c) ? " red" : ""}`}>
-              {label(c)}
-            </span>
+            <SmallCard key={i} card={c} />
           ))}
         </p>
         <fieldset>

@@ -9,6 +9,7 @@
 
 import { useTranslation } from "react-i18next";
 import { isRed, label, parse, roundWildRank } from "./cards";
+import { SmallCard } from "./Board";
 import type { Highlight } from "./events";
 import type { Card, GameView } from "./protocol";
 
@@ -133,9 +134,7 @@ export function PatienceBoard({
                   {melds.map((m, k) => (
                     <span key={k} className="meld">
                       {m.map((c, j) => (
-                        <span key={j} className={`card small${isRed(c) ? " red" : ""}`}>
-                          {label(c)}
-                        </span>
+                        <SmallCard key={j} card={c} />
                       ))}
                     </span>
                   ))}

@@ -10,8 +10,8 @@ import { useParams } from "react-router-dom";
 import { useTranslation } from "react-i18next";
 import { DndContext, type CollisionDetection, type DragEndEvent, PointerSensor, closestCenter, pointerWithin, useSensor, useSensors } from "@dnd-kit/core";
 import { useApp } from "./App";
-import { Center, DISCARD_DROP, Melds } from "./Board";
-import { groups, isRed, label, roundWildRank, sortByRank, sortBySuit } from "./cards";
+import { Center, DISCARD_DROP, Melds, SmallCard } from "./Board";
+import { groups, label, roundWildRank, sortByRank, sortBySuit } from "./cards";
 import { eventLine, highlight, hintText, lastPlaced } from "./events";
 import { Hand, HAND_DROP, cardKeys } from "./Hand";
 import { JokerDialog, type JokerQuestion } from "./JokerDialog";
@@ -439,27 +439,16 @@ export function TablePage() {
               >
                 {t("addMeld")}
               </button>
-              {concealed ? (
-                <button
-                  type="button"
-                  className="primary"
-                  data-testid="lay-down-button"
-                  disabled={!onTurn || (pending.length === 0 && chosen.length < 3)}
-                  onClick={() => void layDownAll()}
-                >
-                  {t("layDown")}
-                </button>
-              ) : (
-                <button
-                  type="button"
-                  className="primary"
-                  data-testid="meld-button"
-                  disabled={!onTurn || (pending.length === 0 && chosen.length < 3)}
-                  onClick={() => void meldAll()}
-                >
-                  {t("meld")}
-                </button>
-              )}
+              {/* Concealed play lays everything down at once. */}
+              <button
+                type="button"
+                className="primary"
+                data-testid={concealed ? "lay-down-button" : "meld-button"}
+                disabled={!onTurn || (pending.length === 0 && chosen.length < 3)}
+                onClick={() => void (concealed ? layDownAll() : meldAll())}
+              >
+                {t(concealed ? "layDown" : "meld")}
+              </button>
               <button
                 type="button"
                 disabled={!onTurn || chosen.length !== 1}
@@ -505,9 +494,7 @@ export function TablePage() {
                 {pending.map((m, i) => (
                   <div key={i} className="meld">
                     {m.map((c, k) => (
-                      <span key={k} className={`card small${isRed(c) ? " red" : ""}`}>
-                        {label(c)}
-                      </span>
+                      <SmallCard key={k} card={c} />
                     ))}
                     <button type="button" aria-label={t("remove")} onClick={() => setPending(pending.filter((_, j) => j !== i))}>
                       ×
