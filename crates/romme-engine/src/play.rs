@@ -181,12 +181,9 @@ impl Game {
             // Where a declaration can never matter, the first reading is
             // taken (`Ruleset::declarations_matter`).
             Err(MeldError::Ambiguous { options }) if !self.rules.declarations_matter() => {
-                match options.into_iter().next() {
-                    Some(first) => Ok(first),
-                    None => Err(MeldError::Ambiguous {
-                        options: Vec::new(),
-                    }),
-                }
+                options.into_iter().next().ok_or(MeldError::Ambiguous {
+                    options: Vec::new(),
+                })
             }
             other => other,
         };
