@@ -1,9 +1,12 @@
-// One table: composes the seats, the board (stock, discard pile, melds), the
-// hand, building melds with the opening counter, the joker declaration, the
-// rearrangement sandbox, hints, the score sheet, the rules, chat, the log of
-// what the others did and the turn timer. Owns the drag-and-drop context
-// (what a drop on a meld, the discard pile or the hand means) and sends the
-// player's actions.
+// One table: composes the seats (cards, opened, known and kept cards, out or
+// sitting out), the status (turn, Five Crowns' round and wild rank, last
+// turns, timer), the board (stock, discard pile, melds) or the solo
+// patience's board, the hand, building melds with the opening counter or, in
+// concealed play, laying everything down at once, calling Rommé, ending the
+// turn, the joker declaration, the rearrangement sandbox, hints, the score
+// sheets, the rules, chat and the log of what the others did. Owns the
+// drag-and-drop context (what a drop on a meld, the discard pile or the hand
+// means) and sends the player's actions.
 
 import { useEffect, useRef, useState } from "react";
 import { useParams } from "react-router-dom";
