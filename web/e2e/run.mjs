@@ -26,11 +26,11 @@
 //    its wild rank, the hand marks the wild cards, and melds are set aside
 //    and laid down all at once with the final discard, through the UI,
 //    until the next round begins.
-// 6. Every other preset (bieten, kaufen, anlegen, raeuber, klopfen,
+// 6. Every other preset (offen, bieten, kaufen, anlegen, raeuber, klopfen,
 //    ohne-auslegen, wiener, club): its first turns through the UI following
 //    the hint; every hinted action has a way to be played in the client and
-//    none is refused. (A hinted rearrangement ends the preset's run: the
-//    sandbox is scenario 3.)
+//    none is refused. A hinted rearrangement is opened in the sandbox with
+//    its button and played from there.
 //
 // Screenshots go to e2e/screenshots/ (lobby, table, joker dialog, score
 // sheet, phone table, sandbox, patience).
@@ -732,7 +732,7 @@ async function concealed(browser, addr) {
 // Scenario 6: the first turns of every other preset.
 
 async function everyPreset(browser, addr) {
-  const names = (process.env.ROMME_E2E_PRESETS ?? "bieten,kaufen,anlegen,raeuber,klopfen,ohne-auslegen,wiener,club").split(",");
+  const names = (process.env.ROMME_E2E_PRESETS ?? "offen,bieten,kaufen,anlegen,raeuber,klopfen,ohne-auslegen,wiener,club").split(",");
   const seen = {};
   for (const preset of names) {
     const page = await (await browser.newContext({ viewport: { width: 1100, height: 1200 } })).newPage();
@@ -749,7 +749,17 @@ async function everyPreset(browser, addr) {
         continue;
       }
       seen[action.type] = (seen[action.type] ?? 0) + 1;
-      if (action.type === "rearrange") break;
+      if (action.type === "rearrange") {
+        // A hinted rearrangement: shown in the sandbox, played from there.
+        await page.click("[data-testid=hint-sandbox]");
+        await page.waitForSelector("[data-testid=sandbox]");
+        await page.click("button:has-text('Zug ausführen')");
+        await page.waitForSelector("[data-testid=sandbox]", { state: "detached" });
+        await page.waitForTimeout(150);
+        if (await page.$("[data-testid=refusal]")) fail(`${preset}: the hinted rearrangement was refused: ${await page.textContent("[data-testid=refusal]")}`);
+        stats.actions += 1;
+        continue;
+      }
       if (await perform(page, action, stats)) refused += 1;
       stats.actions += 1;
     }
@@ -760,6 +770,7 @@ async function everyPreset(browser, addr) {
     await page.context().close();
   }
   if (!seen["lay-down"]) fail(`no lay-down in the concealed presets: ${JSON.stringify(seen)}`);
+  if (!seen.rearrange) fail(`no hinted rearrangement in offen and raeuber: ${JSON.stringify(seen)}`);
   console.log(`e2e: the first turns of ${names.join(", ")} through the UI, following the hint: ${JSON.stringify(seen)}`);
 }
 

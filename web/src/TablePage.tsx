@@ -25,7 +25,7 @@ import type { Action, Card, GameView, ServerMsg, Snapshot } from "./protocol";
 import { translateRefusal } from "./reasons";
 import { RulesView } from "./RulesView";
 import { Sandbox } from "./Sandbox";
-import { openSandbox, type Sandbox as SandboxState } from "./sandbox";
+import { openSandbox, sandboxFromHint, type Sandbox as SandboxState } from "./sandbox";
 import { ScoreSheet } from "./ScoreSheet";
 import { arrange, clearRefusal, myTurn, reorder } from "./state";
 
@@ -423,6 +423,18 @@ export function TablePage() {
                 {t("hint")}
               </button>
               {hintLine}
+              {hintAction?.type === "rearrange" && rearranges && onTurn && (
+                <button
+                  type="button"
+                  data-testid="hint-sandbox"
+                  onClick={() => {
+                    const sb = game && sandboxFromHint(game.table, hand, hintAction.table);
+                    if (sb) setSandbox(sb);
+                  }}
+                >
+                  {t("showInSandbox")}
+                </button>
+              )}
             </div>
             <Hand
               hand={hand}

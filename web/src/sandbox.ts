@@ -31,6 +31,36 @@ export function openSandbox(table: TableMeld[], hand: Card[]): Sandbox {
 
 const bare = (c: Card) => (c.startsWith("*") ? "*" : c);
 
+/**
+ * The sandbox with a hinted rearrangement already made: the hinted table
+ * (its declarations kept), the hand without the cards it places, and the
+ * table as it lies one undo away. Null when the hint does not fit the table
+ * and hand (it needs cards the hand does not hold).
+ */
+export function sandboxFromHint(table: TableMeld[], hand: Card[], hinted: Card[][]): Sandbox | null {
+  const start = openSandbox(table, hand);
+  // Every card of the hinted table that the table does not hold comes from the hand.
+  const onTable = table.flatMap((m) => m.cards.map(bare));
+  const left = [...hand];
+  for (const c of hinted.flat().map(bare)) {
+    const t = onTable.indexOf(c);
+    if (t >= 0) {
+      onTable.splice(t, 1);
+      continue;
+    }
+    const h = left.indexOf(c);
+    if (h < 0) return null;
+    left.splice(h, 1);
+  }
+  if (onTable.length > 0) return null; // a table card would go missing
+  // The hint's declarations are kept (not touched): the engine checks them.
+  return {
+    melds: hinted.map((cards) => ({ cards: [...cards], touched: false })),
+    hand: left,
+    history: [{ melds: start.melds, hand: start.hand }],
+  };
+}
+
 /** The cards of a meld as they would be sent (touched melds' jokers bare). */
 export function meldCards(m: SandboxMeld): Card[] {
   return m.touched ? m.cards.map(bare) : m.cards;
@@ -90,9 +120,10 @@ export function undo(sb: Sandbox): Sandbox {
   return { ...last, history: sb.history.slice(0, -1) };
 }
 
-/** Cards placed from the hand so far. */
+/** Cards placed from the hand so far (since the state at the bottom of the
+ *  undo history, or `handBefore`). */
 export function placed(sb: Sandbox, handBefore: Card[]): number {
-  return handBefore.length - sb.hand.length;
+  return (sb.history[0]?.hand ?? handBefore).length - sb.hand.length;
 }
 
 /** The new table for the `rearrange` action. */

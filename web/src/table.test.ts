@@ -4,7 +4,7 @@ import { eventLine, highlight, hintText, lastPlaced } from "./events";
 import { label } from "./cards";
 import { isWildIn, wildRank } from "./Patience";
 import { isExchange, readings, validMeld, meldRules } from "./jokers";
-import { isValid, move, newTable, openSandbox, placed, undo } from "./sandbox";
+import { isValid, move, newTable, openSandbox, placed, sandboxFromHint, undo } from "./sandbox";
 import { ruleSections } from "./rulesText";
 import { cell, totals } from "./ScoreSheet";
 import { tableTitle } from "./Lobby";
@@ -258,5 +258,28 @@ describe("the knob editor", () => {
     expect(knobSections(list).map(([s]) => s)).toEqual(["scoring", "timer"]);
     expect(knobSections(list, Object.keys(SECTION_LABELS)).map(([s]) => s)).toEqual(["scoring", "timer"]);
     expect(knobSections(list, ["timer", "scoring"]).map(([s]) => s)).toEqual(["timer", "scoring"]);
+  });
+});
+
+describe("a hinted rearrangement in the sandbox", () => {
+  const table = [
+    { owner: 1, cards: ["5h", "6h", "7h", "8h"] },
+    { owner: 2, cards: ["9c", "9d", "*=9s"] },
+  ];
+  it("opens with the hint made, one undo from the table as it lies", () => {
+    const hinted = [["5h", "6h", "7h"], ["8h", "9h", "10h"], ["9c", "9d", "*=9s"]];
+    const sb = sandboxFromHint(table, ["10h", "9h", "Kc"], hinted);
+    expect(sb).not.toBeNull();
+    if (!sb) return;
+    expect(newTable(sb)).toEqual(hinted);
+    expect(sb.hand).toEqual(["Kc"]);
+    expect(placed(sb, sb.hand)).toBe(2);
+    const back = undo(sb);
+    expect(newTable(back)).toEqual(table.map((m) => m.cards));
+    expect(back.hand).toEqual(["10h", "9h", "Kc"]);
+  });
+  it("refuses a hint the hand cannot make or that drops a table card", () => {
+    expect(sandboxFromHint(table, ["Kc"], [["5h", "6h", "7h", "8h", "9h"], ["9c", "9d", "*=9s"]])).toBeNull();
+    expect(sandboxFromHint(table, ["9h"], [["5h", "6h", "7h", "8h", "9h"]])).toBeNull();
   });
 });
