@@ -753,6 +753,10 @@ async function everyPreset(browser, addr) {
         // A hinted rearrangement: shown in the sandbox, played from there.
         await page.click("[data-testid=hint-sandbox]");
         await page.waitForSelector("[data-testid=sandbox]");
+        if (!seen.sandboxShot) {
+          await page.screenshot({ path: join(shots, "hint-sandbox.png"), fullPage: true });
+          seen.sandboxShot = 1;
+        }
         await page.click("button:has-text('Zug ausführen')");
         await page.waitForSelector("[data-testid=sandbox]", { state: "detached" });
         await page.waitForTimeout(150);
@@ -771,6 +775,7 @@ async function everyPreset(browser, addr) {
   }
   if (!seen["lay-down"]) fail(`no lay-down in the concealed presets: ${JSON.stringify(seen)}`);
   if (!seen.rearrange) fail(`no hinted rearrangement in offen and raeuber: ${JSON.stringify(seen)}`);
+  delete seen.sandboxShot;
   console.log(`e2e: the first turns of ${names.join(", ")} through the UI, following the hint: ${JSON.stringify(seen)}`);
 }
 
