@@ -35,8 +35,10 @@ export function Center({
 }) {
   const { t } = useTranslation();
   const top = game.discard[game.discard.length - 1];
-  const stock = useDraggable({ id: "src:stock", disabled: !onTurn });
-  const pile = useDraggable({ id: "src:discard", disabled: !onTurn || !top });
+  // Only a turn's first step draws.
+  const canDraw = onTurn && game.phase === "draw";
+  const stock = useDraggable({ id: "src:stock", disabled: !canDraw });
+  const pile = useDraggable({ id: "src:discard", disabled: !canDraw || !top });
   const drop = useDroppable({ id: DISCARD_DROP });
   return (
     <section className="center" aria-label={t("stock")}>
@@ -47,7 +49,7 @@ export function Center({
         className={`stock${hl.stock ? " flash" : ""}`}
         key={`stock-${hl.stock ? hl.version : 0}`}
         data-testid="stock"
-        disabled={!onTurn}
+        disabled={!canDraw}
         onClick={() => onDraw("stock")}
       >
         {t("drawStock")} ({game.stock})
@@ -60,7 +62,7 @@ export function Center({
           key={`pile-${hl.discard ? hl.version : 0}`}
           className={`card discard-top${top && isRed(top) ? " red" : ""}${hl.discard ? " flash" : ""}`}
           data-testid="discard"
-          disabled={!onTurn || !top}
+          disabled={!canDraw || !top}
           onClick={() => onDraw("discard")}
           title={t("drawDiscard")}
           aria-label={`${t("discardPile")}: ${top ? label(top) : "—"}`}
