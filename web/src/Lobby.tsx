@@ -8,7 +8,7 @@ import { useTranslation } from "react-i18next";
 import { useApp } from "./App";
 import type { LobbyEntry, RulesInfo } from "./protocol";
 import { SECTION_LABELS, knobLabel } from "./knobLabels";
-import { knobList, knobSections, knobWidget, overridesToml, type Knob } from "./knobs";
+import { NO_LIMIT, knobList, knobSections, knobWidget, overridesToml, type Knob } from "./knobs";
 
 interface Preset {
   name: string;
@@ -225,6 +225,23 @@ export function Lobby() {
                         <input name={k.key} type="checkbox" checked={value === "true"} onChange={(e) => set(String(e.target.checked))} />
                       ) : w.kind === "number" ? (
                         <input name={k.key} type="number" value={value} onChange={(e) => set(e.target.value)} />
+                      ) : w.kind === "limit" ? (
+                        <span className="limit">
+                          <input
+                            name={k.key}
+                            type="number"
+                            value={value === NO_LIMIT ? "" : value}
+                            disabled={value === NO_LIMIT}
+                            onChange={(e) => set(e.target.value)}
+                          />
+                          <input
+                            type="checkbox"
+                            aria-label={t("noLimit")}
+                            checked={value === NO_LIMIT}
+                            onChange={(e) => set(e.target.checked ? NO_LIMIT : String(w.default))}
+                          />
+                          {t("noLimit")}
+                        </span>
                       ) : w.kind === "choice" ? (
                         <select name={k.key} value={value} onChange={(e) => set(e.target.value)}>
                           {w.options.map((o) => (

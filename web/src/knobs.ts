@@ -73,9 +73,25 @@ export const CHOICES: Record<string, string[]> = {
   "timer.on_timeout": ["auto-play", "forfeit"],
 };
 
-/** How the editor shows a knob: a checkbox, a number field, a list of
- *  choices (TOML strings, quoted), or free text. */
-export function knobWidget(knob: Knob): { kind: "bool" } | { kind: "number" } | { kind: "choice"; options: string[] } | { kind: "text" } {
+/** Knobs that are a number or `"none"` (no limit), with the number the
+ *  editor offers when a limit is switched on. */
+export const LIMITS: Record<string, number> = {
+  "players.active_per_game": 3,
+  "melds.sets.max_len": 4,
+  "melds.wilds.max_per_meld": 1,
+  "concealed.knock_below": 5,
+};
+
+/** The TOML value of "no limit". */
+export const NO_LIMIT = '"none"';
+
+/** How the editor shows a knob: a checkbox, a number field, a number or no
+ *  limit, a list of choices (TOML strings, quoted), or free text. */
+export function knobWidget(
+  knob: Knob,
+): { kind: "bool" } | { kind: "number" } | { kind: "limit"; default: number } | { kind: "choice"; options: string[] } | { kind: "text" } {
+  const limit = LIMITS[knob.key];
+  if (limit !== undefined) return { kind: "limit", default: limit };
   if (knob.value === "true" || knob.value === "false") return { kind: "bool" };
   if (/^-?\d+$/.test(knob.value)) return { kind: "number" };
   const choices = CHOICES[knob.key];

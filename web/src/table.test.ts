@@ -9,7 +9,7 @@ import { ruleSections } from "./rulesText";
 import { cell, totals } from "./ScoreSheet";
 import { tableTitle } from "./Lobby";
 import { KNOB_LABELS, SECTION_LABELS, knobLabel } from "./knobLabels";
-import { knobList, knobSections, toToml } from "./knobs";
+import { NO_LIMIT, knobList, knobSections, knobWidget, toToml } from "./knobs";
 import { readFileSync, readdirSync } from "node:fs";
 import { cardKeys } from "./Hand";
 
@@ -281,5 +281,14 @@ describe("a hinted rearrangement in the sandbox", () => {
   it("refuses a hint the hand cannot make or that drops a table card", () => {
     expect(sandboxFromHint(table, ["Kc"], [["5h", "6h", "7h", "8h", "9h"], ["9c", "9d", "*=9s"]])).toBeNull();
     expect(sandboxFromHint(table, ["9h"], [["5h", "6h", "7h", "8h", "9h"]])).toBeNull();
+  });
+});
+
+describe("limits in the knob editor", () => {
+  it("offers a number or no limit where a knob can be either", () => {
+    expect(knobWidget({ key: "concealed.knock_below", value: NO_LIMIT })).toEqual({ kind: "limit", default: 5 });
+    expect(knobWidget({ key: "melds.sets.max_len", value: "4" })).toEqual({ kind: "limit", default: 4 });
+    expect(knobWidget({ key: "deck.jokers", value: "6" })).toEqual({ kind: "number" });
+    expect(knobWidget({ key: "deal.hand_size", value: '"round+2"' })).toEqual({ kind: "text" });
   });
 });
