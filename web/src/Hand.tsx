@@ -7,7 +7,7 @@ import { useDroppable } from "@dnd-kit/core";
 import { SortableContext, horizontalListSortingStrategy, useSortable } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { useTranslation } from "react-i18next";
-import { isRed, label, parse } from "./cards";
+import { isRed, isRoundWild, label } from "./cards";
 import type { Card } from "./protocol";
 
 /** Stable keys for a hand: the card and which copy of it ("7h#0", "7h#1"). */
@@ -50,7 +50,7 @@ export function Hand({
             key={keys[i]}
             id={`h:${keys[i]}`}
             card={c}
-            wild={!!wildRank && parse(c).rank === wildRank}
+            wild={isRoundWild(c, wildRank)}
             selected={selected.includes(keys[i] ?? "")}
             onToggle={() => onToggle(keys[i] ?? "")}
             onKey={(e) => {

@@ -8,6 +8,7 @@ import { useTranslation } from "react-i18next";
 import { useApp } from "./App";
 import type { LobbyEntry, RulesInfo } from "./protocol";
 import { SECTION_LABELS, knobLabel } from "./knobLabels";
+import { tableTitle } from "./rulesText";
 import { NO_LIMIT, knobList, knobSections, knobWidget, overridesToml, type Knob } from "./knobs";
 
 interface Preset {
@@ -21,13 +22,6 @@ const LEVELS = ["", "random", "heuristic", "expert"];
 const TIMERS = [0, 15, 30, 60, 120];
 const BOT_SPEEDS = [100, 600, 1500];
 const LIST_REFRESH_MS = 5000;
-
-/** A table named after its preset is shown with the preset's title in the
- *  reader's language; a name its host chose stays as it is. */
-export function tableTitle(name: string, info: RulesInfo | undefined, de: boolean): string {
-  if (!info || ![info.title_de, info.title_en].includes(name)) return name;
-  return de ? info.title_de : info.title_en;
-}
 
 export function Lobby() {
   const { t, i18n } = useTranslation();

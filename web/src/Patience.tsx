@@ -8,7 +8,7 @@
 // touched.
 
 import { useTranslation } from "react-i18next";
-import { isRed, label, parse, roundWildRank } from "./cards";
+import { isRed, isRoundWild, label, parse, roundWildRank } from "./cards";
 import { SmallCard } from "./Board";
 import type { Highlight } from "./events";
 import type { Card, GameView } from "./protocol";
@@ -21,8 +21,7 @@ export function wildRank(i: number): string {
 
 /** Whether `card` is a wild card in hand `i` (a joker, or the hand's rank). */
 export function isWildIn(card: Card, i: number): boolean {
-  const p = parse(card);
-  return p.joker || p.rank === wildRank(i);
+  return parse(card).joker || isRoundWild(card, wildRank(i));
 }
 
 export function PatienceBoard({

@@ -14,7 +14,7 @@ import { useTranslation } from "react-i18next";
 import { DndContext, type CollisionDetection, type DragEndEvent, PointerSensor, closestCenter, pointerWithin, useSensor, useSensors } from "@dnd-kit/core";
 import { useApp } from "./App";
 import { Center, DISCARD_DROP, Melds, SmallCard } from "./Board";
-import { groups, label, roundWildRank, sortByRank, sortBySuit } from "./cards";
+import { groups, labels, roundWildRank, sortByRank, sortBySuit } from "./cards";
 import { eventLine, highlight, hintText, lastPlaced } from "./events";
 import { Hand, HAND_DROP, cardKeys } from "./Hand";
 import { JokerDialog, type JokerQuestion } from "./JokerDialog";
@@ -24,6 +24,7 @@ import { meldsValue } from "./points";
 import type { Action, Card, GameView, ServerMsg, Snapshot } from "./protocol";
 import { translateRefusal } from "./reasons";
 import { RulesView } from "./RulesView";
+import { tableTitle } from "./rulesText";
 import { Sandbox } from "./Sandbox";
 import { openSandbox, sandboxFromHint, type Sandbox as SandboxState } from "./sandbox";
 import { ScoreSheet } from "./ScoreSheet";
@@ -255,14 +256,10 @@ export function TablePage() {
       <div className="table-page">
         <section className="table-head" aria-label={t("table")}>
           <h2>
-            {/* A table named after its rules shows their title in the reader's language. */}
-            {[info.rules.info.title_de, info.rules.info.title_en].includes(info.name) ? (
-              i18n.language === "de" ? info.rules.info.title_de : info.rules.info.title_en
-            ) : (
-              <>
-                {info.name}
-                <small> ({i18n.language === "de" ? info.rules.info.title_de : info.rules.info.title_en})</small>
-              </>
+            {tableTitle(info.name, info.rules.info, i18n.language === "de")}
+            {/* A name the host chose comes with the rules' title. */}
+            {![info.rules.info.title_de, info.rules.info.title_en].includes(info.name) && (
+              <small> ({i18n.language === "de" ? info.rules.info.title_de : info.rules.info.title_en})</small>
             )}
           </h2>
           <p className="invite">
@@ -319,11 +316,11 @@ export function TablePage() {
               {s.seat !== seat && (game?.seats[s.seat]?.known?.length ?? 0) > 0 && (
                 <span className="known" title={t("knownHelp")}>
                   {" "}
-                  · {t("known", { cards: (game?.seats[s.seat]?.known ?? []).map(label).join(" ") })}
+                  · {t("known", { cards: labels(game?.seats[s.seat]?.known ?? []) })}
                 </span>
               )}
               {(game?.seats[s.seat]?.shown?.length ?? 0) > 0 && (
-                <span className="shown"> · {t("keeps", { cards: (game?.seats[s.seat]?.shown ?? []).map(label).join(" ") })}</span>
+                <span className="shown"> · {t("keeps", { cards: labels(game?.seats[s.seat]?.shown ?? []) })}</span>
               )}
             </li>
           ))}

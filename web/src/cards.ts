@@ -43,6 +43,17 @@ export function isRed(card: Card): boolean {
   return s === "h" || s === "d";
 }
 
+/** Labels of several cards, separated by spaces ("7♥ 8♥ ★=9♥"). */
+export function labels(cards: Card[]): string {
+  return cards.map(label).join(" ");
+}
+
+/** Whether `card` is of the round's wild rank (`rank`, Five Crowns): a
+ *  natural card that is wild this round. */
+export function isRoundWild(card: Card, rank: string | null | undefined): boolean {
+  return !!rank && parse(card).rank === rank;
+}
+
 /** The rank that is wild in Five Crowns round `round` (1-based): 3 in the
  *  first, K in the eleventh. */
 export function roundWildRank(round: number): string | null {

@@ -4,12 +4,12 @@
 // hint's action in words.
 
 import type { TFunction } from "i18next";
-import { label } from "./cards";
+import { label, labels } from "./cards";
 import type { Action, Card, TableEvent } from "./protocol";
 
 type GameEvent = { type: string; seat?: number; [k: string]: unknown };
 
-const cards = (v: unknown) => (Array.isArray(v) ? v.map((c) => label(String(c))).join(" ") : label(String(v)));
+const cards = (v: unknown) => (Array.isArray(v) ? labels(v.map(String)) : label(String(v)));
 const meldsText = (melds: string[][]) => melds.map(cards).join(" | ");
 
 /** One log line for `event`, or null for events not worth a line. */

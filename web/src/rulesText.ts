@@ -1,7 +1,10 @@
 // The rules of a table in words: the ruleset the server sends (the preset
 // with any changed knobs) turned into short sentences by topic, German or
 // English. The page lists every knob by name and value below the sentences
-// (knobs.ts), so nothing a table plays by is ever hidden.
+// (knobs.ts), so nothing a table plays by is ever hidden. Also a table's
+// title in the reader's language.
+
+import type { RulesInfo } from "./protocol";
 
 type Rules = Record<string, unknown>;
 type Lang = "de" | "en";
@@ -155,4 +158,11 @@ export function ruleSections(r: Rules, lang: Lang): RuleSection[] {
     g("scoring.scheme") === "club" && L(lang, "Wertung nach Clubtabelle.", "Club scoring table."),
   ]);
   return s;
+}
+
+/** A table named after its preset is shown with the preset's title in the
+ *  reader's language; a name its host chose stays as it is. */
+export function tableTitle(name: string, info: RulesInfo | undefined, de: boolean): string {
+  if (!info || ![info.title_de, info.title_en].includes(name)) return name;
+  return de ? info.title_de : info.title_en;
 }

@@ -7,7 +7,7 @@ import { isExchange, readings, validMeld, meldRules } from "./jokers";
 import { isValid, move, newTable, openSandbox, placed, sandboxFromHint, undo } from "./sandbox";
 import { ruleSections } from "./rulesText";
 import { cell, totals } from "./ScoreSheet";
-import { tableTitle } from "./Lobby";
+import { tableTitle } from "./rulesText";
 import { KNOB_LABELS, SECTION_LABELS, knobLabel } from "./knobLabels";
 import { NO_LIMIT, knobList, knobSections, knobWidget, toToml } from "./knobs";
 import { readFileSync, readdirSync } from "node:fs";
