@@ -20,6 +20,13 @@ export function totals(matches: MatchSummary[]): { name: string; points: number;
   return [...by.values()].sort((a, b) => b.wins - a.wins || a.points - b.points);
 }
 
+/** A finished match's place: 0 is no place (a solo patience that did not
+ *  come out); a forfeit says so. */
+export function placeText(p: { place: number; forfeited: boolean }, t: (k: string) => string): string {
+  if (p.place === 0) return t("noPlace");
+  return p.forfeited ? `${p.place} (${t("forfeited")})` : String(p.place);
+}
+
 /** A game's cell: its points, and the rating points where the scheme has
  *  them (club). */
 export function cell(p: { points: number; rating: number | null }): string {
@@ -112,7 +119,7 @@ export function ScoreSheet({
             m.placings.map((p) => (
               <tr key={`${m.match_no}-${p.seat}`} className={p.place === 1 ? "winner" : ""}>
                 <td>{m.match_no}</td>
-                <td>{p.forfeited ? `${p.place} (${t("forfeited")})` : p.place}</td>
+                <td>{placeText(p, t)}</td>
                 <td>{p.name}</td>
                 <td>{p.points}</td>
                 <td>{p.games_won}</td>

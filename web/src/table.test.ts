@@ -6,7 +6,7 @@ import { isWildIn, wildRank } from "./Patience";
 import { isExchange, readings, validMeld, meldRules } from "./jokers";
 import { isValid, move, newTable, openSandbox, placed, sandboxFromHint, undo } from "./sandbox";
 import { ruleSections } from "./rulesText";
-import { cell, totals } from "./ScoreSheet";
+import { cell, placeText, totals } from "./ScoreSheet";
 import { tableTitle } from "./rulesText";
 import { KNOB_LABELS, SECTION_LABELS, knobLabel } from "./knobLabels";
 import { NO_LIMIT, knobList, knobSections, knobWidget, toToml } from "./knobs";
@@ -205,6 +205,13 @@ describe("the running sheet", () => {
     expect(cell({ points: 17, rating: null })).toBe("17");
     expect(cell({ points: 0, rating: 30 })).toBe("0 (+30)");
     expect(cell({ points: 24, rating: -10 })).toBe("24 (-10)");
+  });
+
+  it("gives a lost patience no place, and says a forfeit", () => {
+    const t = (k: string) => ({ noPlace: "— (nicht aufgegangen)", forfeited: "aufgegeben" })[k] ?? k;
+    expect(placeText({ place: 0, forfeited: false }, t)).toBe("— (nicht aufgegangen)");
+    expect(placeText({ place: 1, forfeited: false }, t)).toBe("1");
+    expect(placeText({ place: 2, forfeited: true }, t)).toBe("2 (aufgegeben)");
   });
 });
 

@@ -48,10 +48,9 @@ pub struct Outcome {
     pub games: usize,
     /// Actions applied.
     pub actions: usize,
-    /// Place of each seat (1 = first; ties share a place). The solo
-    /// patience has a winner only when every hand was laid down: a lost
-    /// patience is place 0 (no place), so that its wins are the patiences
-    /// that came out.
+    /// Place of each seat (1 = first; ties share a place). A lost solo
+    /// patience is place 0 (no place; see `MatchSheet::standings`), so that
+    /// its wins are the patiences that came out.
     pub places: Vec<usize>,
     /// Match points of each seat (penalty points; club: net rating).
     pub points: Vec<i64>,
@@ -134,16 +133,6 @@ pub fn play_one_warm(
         } else {
             s.total.points
         };
-    }
-    if rules.deal.solo_patience {
-        let won = game
-            .sheet()
-            .games()
-            .iter()
-            .any(|g| g.players.first().is_some_and(|p| p.won));
-        if !won {
-            places.iter_mut().for_each(|p| *p = 0);
-        }
     }
     Ok(Outcome {
         seed,

@@ -214,12 +214,19 @@ fn print_table(
             romme_core::scoring::sheet::Decider::PlusPoints => "  (Pluspunkte / plus points)",
             romme_core::scoring::sheet::Decider::Lot => "  (Los / by lot)",
             romme_core::scoring::sheet::Decider::Shared => "  (geteilt / shared)",
+            romme_core::scoring::sheet::Decider::NotOut => {
+                "  (nicht aufgegangen / did not come out)"
+            }
         };
         let out_note = match s.total.eliminated_after {
             Some(g) => format!("  ausgeschieden nach Spiel {g} / out after game {g}"),
             None => String::new(),
         };
-        writeln!(out, "  {}. {}{note}{out_note}", s.place, names[s.seat])?;
+        let place = match s.place {
+            0 => "–".to_string(),
+            p => p.to_string(),
+        };
+        writeln!(out, "  {place}. {}{note}{out_note}", names[s.seat])?;
     }
     if let Some(m) = money {
         writeln!(out)?;

@@ -104,7 +104,8 @@ pub struct Placing {
     /// The player id, for humans.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub player: Option<String>,
-    /// 1-based place (forfeits are last).
+    /// 1-based place (forfeits are last); 0 for no place (a solo patience
+    /// that did not come out).
     pub place: usize,
     /// Penalty points (club: hand points).
     pub points: i64,
@@ -759,7 +760,10 @@ impl TableState {
             .map(|p| p.place)
             .collect();
         for (p, orig) in placings.iter_mut().zip(original) {
-            p.place = if p.forfeited {
+            p.place = if orig == 0 {
+                // No place: a solo patience that did not come out.
+                0
+            } else if p.forfeited {
                 kept.len() + 1
             } else {
                 1 + kept.iter().filter(|&&o| o < orig).count()
@@ -812,12 +816,16 @@ mod tests {
     use romme_engine::{Action, DrawSource};
 
     fn config(seats: usize, bots: Vec<Option<String>>) -> TableConfig {
-        let rules = romme_core::ruleset::presets::load("offen")
+        config_of("offen", seats, bots)
+    }
+
+    fn config_of(preset: &str, seats: usize, bots: Vec<Option<String>>) -> TableConfig {
+        let rules = romme_core::ruleset::presets::load(preset)
             .expect("preset")
             .expect("loads");
         let settings = NewTable {
             rules: RulesChoice::Preset {
-                preset: "offen".into(),
+                preset: preset.into(),
             },
             seats,
             public: true,
@@ -953,14 +961,11 @@ mod tests {
         )));
     }
 
-    #[test]
-    fn forfeits_are_ranked_last() {
-        let mut t = TableState::new("t".into(), config(2, vec![None, Some("heuristic".into())]));
-        sit(&mut t, 0, "a").expect("sits");
-        t.apply(&Entry::Start { seed: 11 }).expect("starts");
-        t.apply(&Entry::Forfeit { seat: 0 }).expect("forfeits");
-        let mut bots: Vec<Box<dyn romme_bots::Bot>> = (0..2)
-            .map(|s| romme_bots::BotSpec::Heuristic.build(s))
+    /// Plays the table to its end with heuristic bots acting for every seat.
+    fn play_out(t: &mut TableState) {
+        let seats = t.config().settings.seats;
+        let mut bots: Vec<Box<dyn romme_bots::Bot>> = (0..seats)
+            .map(|s| romme_bots::BotSpec::Heuristic.build(s as u64))
             .collect();
         for _ in 0..5000 {
             if t.status() != Status::Playing {
@@ -978,6 +983,40 @@ mod tests {
             .expect("legal");
         }
         assert_eq!(t.status(), Status::Finished);
+    }
+
+    /// A solo patience that did not come out is lost: its player has no
+    /// place on the score sheet (0), not "place 1 of 1".
+    #[test]
+    fn a_lost_patience_has_no_place() {
+        let (mut lost, mut won) = (0, 0);
+        for seed in 1..=4 {
+            let mut t = TableState::new("t".into(), config_of("koenigs-solo", 1, vec![None]));
+            sit(&mut t, 0, "ann").expect("sits");
+            t.apply(&Entry::Start { seed }).expect("starts");
+            play_out(&mut t);
+            let came_out = t.game().expect("game").sheet().games()[0].players[0].won;
+            let place = t.matches().last().expect("summary").placings[0].place;
+            assert_eq!(place, usize::from(came_out), "seed {seed}");
+            if came_out {
+                won += 1;
+            } else {
+                lost += 1;
+            }
+        }
+        assert!(
+            lost > 0,
+            "no patience was lost: nothing was checked ({won} won)"
+        );
+    }
+
+    #[test]
+    fn forfeits_are_ranked_last() {
+        let mut t = TableState::new("t".into(), config(2, vec![None, Some("heuristic".into())]));
+        sit(&mut t, 0, "a").expect("sits");
+        t.apply(&Entry::Start { seed: 11 }).expect("starts");
+        t.apply(&Entry::Forfeit { seat: 0 }).expect("forfeits");
+        play_out(&mut t);
         let last = t.matches().last().expect("summary");
         assert_eq!(last.placings.last().map(|p| p.seat), Some(0));
         assert_eq!(last.placings[0].place, 1);

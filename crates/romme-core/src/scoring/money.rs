@@ -79,7 +79,11 @@ pub fn settle(rules: &Ruleset, sheet: &MatchSheet, standings: &[Standing]) -> Se
         .collect();
     let pot: i64 = fees.iter().sum();
     // Share of each place; players sharing a place split its shares equally.
-    let share = |place: usize| i64::from(m.prize_shares.get(place - 1).copied().unwrap_or(0));
+    // Place 0 (a lost solo patience) has no share.
+    let share = |place: usize| {
+        let i = place.checked_sub(1);
+        i64::from(i.and_then(|i| m.prize_shares.get(i)).copied().unwrap_or(0))
+    };
     let mut prizes = vec![0i64; n];
     let mut k = 0;
     while k < standings.len() {
@@ -99,7 +103,7 @@ pub fn settle(rules: &Ruleset, sheet: &MatchSheet, standings: &[Standing]) -> Se
     }
     // Cents lost to rounding go to the first place.
     let rest = pot - prizes.iter().sum::<i64>();
-    if let Some(first) = standings.first() {
+    if let Some(first) = standings.first().filter(|s| s.place > 0) {
         prizes[first.seat] += rest;
     }
     let mut game_payments = vec![0i64; n];

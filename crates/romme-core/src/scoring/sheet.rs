@@ -77,6 +77,8 @@ pub enum Decider {
     Lot,
     /// Tied: the place is shared.
     Shared,
+    /// The solo patience did not come out: the player has no place (0).
+    NotOut,
 }
 
 /// One line of the final (or current) standings.
@@ -84,7 +86,8 @@ pub enum Decider {
 pub struct Standing {
     /// Seat index.
     pub seat: usize,
-    /// 1-based place; tied players share it.
+    /// 1-based place; tied players share it. 0 is no place: a solo
+    /// patience that did not come out is lost, not won by its only player.
     pub place: usize,
     /// The player's totals.
     pub total: Total,
@@ -193,6 +196,8 @@ impl MatchSheet {
         let played = self.games.len();
         let m = &rules.match_rules;
         let over = match m.end {
+            // The patience is one game, whatever the match rules say.
+            _ if rules.deal.solo_patience => played >= 1,
             MatchEnd::Games => played >= usize::from(m.games),
             MatchEnd::Rounds => played >= usize::from(rules.rounds().unwrap_or(11)),
             MatchEnd::PenaltyLimit => self.totals.iter().any(|t| t.points >= i64::from(m.limit)),
@@ -211,7 +216,22 @@ impl MatchSheet {
     }
 
     /// The standings; `lot_seed` draws the lots a club series may need.
+    ///
+    /// A solo patience (`deal.solo_patience`) is won only when it came out
+    /// (every hand laid down); until then, and when the stock ran out, its
+    /// player has place 0 ([`Decider::NotOut`]), so a finished match that
+    /// was lost has no winner.
     pub fn standings(&self, rules: &Ruleset, lot_seed: u64) -> Vec<Standing> {
+        if rules.deal.solo_patience && !self.games.iter().any(|g| g.players.iter().any(|p| p.won)) {
+            return (0..self.totals.len())
+                .map(|seat| Standing {
+                    seat,
+                    place: 0,
+                    total: self.totals[seat],
+                    decided_by: Decider::NotOut,
+                })
+                .collect();
+        }
         let mut seats: Vec<usize> = (0..self.totals.len()).collect();
         let t = &self.totals;
         match (rules.scoring.scheme, rules.match_rules.end) {
@@ -537,5 +557,35 @@ mod tests {
             })
         ));
         assert_eq!(sheet, before);
+    }
+
+    /// `000`: "Der Spieler gewinnt, wenn er alle Kartenhände ablegen kann,
+    /// bis der Nachziehstapel leer ist" — a patience that did not come out
+    /// is lost: its only player has no place and the match no winner.
+    #[test]
+    fn a_solo_patience_is_won_only_when_it_came_out() {
+        let solo = rules("koenigs-solo");
+        let mut lost = MatchSheet::new(1);
+        play(
+            &mut lost,
+            &solo,
+            Some(11),
+            vec![p("Kh 3c 9d", false, false)],
+        );
+        assert_eq!(
+            lost.status(&solo),
+            MatchStatus::Finished { winners: vec![] }
+        );
+        let st = lost.standings(&solo, 0);
+        assert_eq!((st[0].place, st[0].decided_by), (0, Decider::NotOut));
+
+        let mut won = MatchSheet::new(1);
+        play(&mut won, &solo, Some(11), vec![p("", true, true)]);
+        assert_eq!(
+            won.status(&solo),
+            MatchStatus::Finished { winners: vec![0] }
+        );
+        let st = won.standings(&solo, 0);
+        assert_eq!((st[0].place, st[0].decided_by), (1, Decider::Main));
     }
 }
