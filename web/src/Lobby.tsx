@@ -9,7 +9,7 @@ import { useApp } from "./App";
 import type { LobbyEntry, RulesInfo } from "./protocol";
 import { SECTION_LABELS, knobLabel } from "./knobLabels";
 import { tableTitle } from "./rulesText";
-import { NO_LIMIT, knobList, knobSections, knobWidget, overridesToml, type Knob } from "./knobs";
+import { knobList, knobSections, knobWidget, overridesToml, type Knob } from "./knobs";
 
 interface Preset {
   name: string;
@@ -224,17 +224,17 @@ export function Lobby() {
                           <input
                             name={k.key}
                             type="number"
-                            value={value === NO_LIMIT ? "" : value}
-                            disabled={value === NO_LIMIT}
+                            value={value === w.special ? "" : value}
+                            disabled={value === w.special}
                             onChange={(e) => set(e.target.value)}
                           />
                           <input
                             type="checkbox"
-                            aria-label={t("noLimit")}
-                            checked={value === NO_LIMIT}
-                            onChange={(e) => set(e.target.checked ? NO_LIMIT : String(w.default))}
+                            aria-label={t(w.label)}
+                            checked={value === w.special}
+                            onChange={(e) => set(e.target.checked ? w.special : String(w.default))}
                           />
-                          {t("noLimit")}
+                          {t(w.label)}
                         </span>
                       ) : w.kind === "choice" ? (
                         <select name={k.key} value={value} onChange={(e) => set(e.target.value)}>

@@ -18,7 +18,7 @@ import { groups, labels, roundWildRank, sortByRank, sortBySuit } from "./cards";
 import { eventLine, highlight, hintText, lastPlaced } from "./events";
 import { Hand, HAND_DROP, cardKeys } from "./Hand";
 import { JokerDialog, type JokerQuestion } from "./JokerDialog";
-import { declarationsMatter, isExchange, meldRules, readings } from "./jokers";
+import { isExchange, meldRules, readings } from "./jokers";
 import { PatienceBoard } from "./Patience";
 import { meldsValue } from "./points";
 import type { Action, Card, GameView, ServerMsg, Snapshot } from "./protocol";
@@ -130,7 +130,7 @@ export function TablePage() {
   /** Declare the jokers of each meld that can be read several ways (not
    *  where a declaration can never matter: the engine reads such melds). */
   const declare = async (melds: Card[][], always = false): Promise<Card[][] | null> => {
-    if (!declarationsMatter(info.rules)) return melds;
+    if (!info.declarations_matter) return melds;
     const out: Card[][] = [];
     for (const m of melds) {
       const options = m.includes("*") ? readings(m, rules) : [];

@@ -20,22 +20,6 @@ export interface MeldRules {
   minLen?: number;
 }
 
-/** Whether what a wild card in a laid meld stands for can matter later (a
- *  lay-off, a joker exchange, a rearrangement or the opening's points read
- *  it). Where it cannot (concealed play), the engine takes a meld's first
- *  reading and nobody is asked (`Ruleset::declarations_matter`). */
-export function declarationsMatter(rules: Record<string, unknown>): boolean {
-  const turn = (rules.turn ?? {}) as Record<string, unknown>;
-  const jokers = (rules.jokers ?? {}) as Record<string, unknown>;
-  const opening = (rules.opening ?? {}) as Record<string, unknown>;
-  return (
-    (turn.lay_off ?? "never") !== "never" ||
-    (jokers.exchange ?? "never") !== "never" ||
-    (turn.rearrange ?? "none") !== "none" ||
-    Number(opening.threshold ?? 0) > 0
-  );
-}
-
 /** The knobs from a ruleset as the server sends it. */
 export function meldRules(rules: Record<string, unknown>): MeldRules {
   const melds = (rules.melds ?? {}) as Record<string, Record<string, unknown>>;

@@ -85,13 +85,24 @@ export const LIMITS: Record<string, number> = {
 /** The TOML value of "no limit". */
 export const NO_LIMIT = '"none"';
 
-/** How the editor shows a knob: a checkbox, a number field, a number or no
- *  limit, a list of choices (TOML strings, quoted), or free text. */
+/** The TOML value of a Five Crowns hand: the round's number plus two. */
+export const ROUND_PLUS_TWO = '"round+2"';
+
+/** How the editor shows a knob: a checkbox, a number field, a number or a
+ *  word (`special`, a TOML string: no limit, or Five Crowns' hand of the
+ *  round's number plus two; `label` names it for the switch), a list of
+ *  choices (TOML strings, quoted), or free text. */
 export function knobWidget(
   knob: Knob,
-): { kind: "bool" } | { kind: "number" } | { kind: "limit"; default: number } | { kind: "choice"; options: string[] } | { kind: "text" } {
+):
+  | { kind: "bool" }
+  | { kind: "number" }
+  | { kind: "limit"; default: number; special: string; label: string }
+  | { kind: "choice"; options: string[] }
+  | { kind: "text" } {
   const limit = LIMITS[knob.key];
-  if (limit !== undefined) return { kind: "limit", default: limit };
+  if (limit !== undefined) return { kind: "limit", default: limit, special: NO_LIMIT, label: "noLimit" };
+  if (knob.key === "deal.hand_size") return { kind: "limit", default: 13, special: ROUND_PLUS_TWO, label: "roundPlusTwo" };
   if (knob.value === "true" || knob.value === "false") return { kind: "bool" };
   if (/^-?\d+$/.test(knob.value)) return { kind: "number" };
   const choices = CHOICES[knob.key];

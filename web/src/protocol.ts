@@ -101,6 +101,9 @@ export interface TableInfo {
   id: string;
   name: string;
   rules: { name: string; info: RulesInfo; opening: { threshold: number } } & Record<string, unknown>;
+  /** Whether a wild card's declaration can matter (the server's
+   *  `Ruleset::declarations_matter`): only then is the player asked. */
+  declarations_matter: boolean;
   seats: SeatPublic[];
   status: "waiting" | "playing" | "finished";
   match_no: number;

@@ -17,6 +17,7 @@ function snap(version: number, hand: string[], turn = 0, type: "snapshot" | "sta
       id: "t1",
       name: "T",
       rules: { name: "klassisch", info: { title_de: "", title_en: "", summary_de: "", summary_en: "" }, opening: { threshold: 40 } },
+      declarations_matter: true,
       seats: [],
       status: "playing",
       match_no: 1,

@@ -9,7 +9,7 @@ import { ruleSections } from "./rulesText";
 import { cell, placeText, totals } from "./ScoreSheet";
 import { tableTitle } from "./rulesText";
 import { KNOB_LABELS, SECTION_LABELS, knobLabel } from "./knobLabels";
-import { NO_LIMIT, knobList, knobSections, knobWidget, toToml } from "./knobs";
+import { NO_LIMIT, ROUND_PLUS_TWO, knobList, knobSections, knobWidget, toToml } from "./knobs";
 import { readFileSync, readdirSync } from "node:fs";
 import { cardKeys } from "./Hand";
 
@@ -293,9 +293,14 @@ describe("a hinted rearrangement in the sandbox", () => {
 
 describe("limits in the knob editor", () => {
   it("offers a number or no limit where a knob can be either", () => {
-    expect(knobWidget({ key: "concealed.knock_below", value: NO_LIMIT })).toEqual({ kind: "limit", default: 5 });
-    expect(knobWidget({ key: "melds.sets.max_len", value: "4" })).toEqual({ kind: "limit", default: 4 });
+    const limit = (d: number) => ({ kind: "limit", default: d, special: NO_LIMIT, label: "noLimit" });
+    expect(knobWidget({ key: "concealed.knock_below", value: NO_LIMIT })).toEqual(limit(5));
+    expect(knobWidget({ key: "melds.sets.max_len", value: "4" })).toEqual(limit(4));
     expect(knobWidget({ key: "deck.jokers", value: "6" })).toEqual({ kind: "number" });
-    expect(knobWidget({ key: "deal.hand_size", value: '"round+2"' })).toEqual({ kind: "text" });
+  });
+  it("offers a number or the round's number plus two for the hand size", () => {
+    const hand = { kind: "limit", default: 13, special: ROUND_PLUS_TWO, label: "roundPlusTwo" };
+    expect(knobWidget({ key: "deal.hand_size", value: ROUND_PLUS_TWO })).toEqual(hand);
+    expect(knobWidget({ key: "deal.hand_size", value: "13" })).toEqual(hand);
   });
 });

@@ -144,6 +144,10 @@ pub struct TableInfo {
     pub name: String,
     /// The ruleset (every knob), so clients can show the rules.
     pub rules: Ruleset,
+    /// Whether what a wild card in a laid meld stands for can matter
+    /// ([`Ruleset::declarations_matter`]): only then does a client ask the
+    /// player to declare a joker; elsewhere the engine reads the meld.
+    pub declarations_matter: bool,
     /// Seats.
     pub seats: Vec<SeatPublic>,
     /// Status.
@@ -524,6 +528,7 @@ impl TableState {
             id: self.id.clone(),
             name: self.name(),
             rules: self.config.rules.clone(),
+            declarations_matter: self.config.rules.declarations_matter(),
             seats: (0..self.seats.len()).map(|s| self.seat_public(s)).collect(),
             status: self.status,
             match_no: self.match_no,
@@ -983,6 +988,14 @@ mod tests {
             .expect("legal");
         }
         assert_eq!(t.status(), Status::Finished);
+    }
+
+    #[test]
+    fn the_info_says_where_a_wild_cards_declaration_matters() {
+        let open = TableState::new("t".into(), config(2, vec![None, None]));
+        assert!(open.info().declarations_matter);
+        let crowns = TableState::new("t".into(), config_of("koenigs", 2, vec![None, None]));
+        assert!(!crowns.info().declarations_matter);
     }
 
     /// A solo patience that did not come out is lost: its player has no
