@@ -382,7 +382,9 @@ fn one_long_match() {
             continue;
         }
         let (game, _) = play(&rules, seats, seed, 20_000);
-        for (s, a) in &game.actions()[game.actions().len() - 40..] {
+        // The last 40 actions, or all of a shorter match.
+        let from = game.actions().len().saturating_sub(40);
+        for (s, a) in &game.actions()[from..] {
             println!("{s}: {a:?}");
         }
         println!("{:?}", game.view(None).stock_piles);
