@@ -319,18 +319,24 @@ impl Actor {
         self.metrics.tables.dec();
     }
 
+    /// The seat's player is gone: its reconnect window starts now, and the
+    /// table records it as away (once).
+    async fn mark_away(&mut self, seat: usize) {
+        self.away_since[seat] = Some(Instant::now());
+        if !self.table.is_away(seat) {
+            let _ = self
+                .commit(Entry::Presence {
+                    seat,
+                    connected: false,
+                })
+                .await;
+        }
+    }
+
     async fn mark_everyone_away(&mut self) {
         for seat in 0..self.table.occupants().len() {
             if matches!(self.table.occupants()[seat], Occupant::Human { .. }) {
-                self.away_since[seat] = Some(Instant::now());
-                if !self.table.is_away(seat) {
-                    let _ = self
-                        .commit(Entry::Presence {
-                            seat,
-                            connected: false,
-                        })
-                        .await;
-                }
+                self.mark_away(seat).await;
             }
         }
     }
@@ -588,15 +594,7 @@ impl Actor {
             return;
         }
         if let Some(seat) = self.table.seat_of(&who.player) {
-            self.away_since[seat] = Some(Instant::now());
-            if !self.table.is_away(seat) {
-                let _ = self
-                    .commit(Entry::Presence {
-                        seat,
-                        connected: false,
-                    })
-                    .await;
-            }
+            self.mark_away(seat).await;
         }
     }
 
