@@ -225,24 +225,76 @@ pub(crate) fn without(hand: &[CardKind], card: CardKind) -> Vec<CardKind> {
     h
 }
 
-/// The solo patience's badness: open hands' deadwood (hand `i` has round
-/// `i + 1`'s wild rank), minus a bonus per closed hand.
-pub(crate) fn patience(game: &Game) -> f64 {
-    let Some(p) = game.view(Some(0)).patience else {
-        return 0.0;
-    };
-    let rules = game.rules();
-    let mut total = 0.0;
-    for (i, (hand, closed)) in p.hands.iter().zip(&p.closed).enumerate() {
-        if closed.is_some() {
-            total -= 100.0;
-            continue;
+/// Wild cards tried per patience hand before it counts as far off.
+const MOST_SWAPS: usize = 4;
+
+/// The solo patience's evaluation: one evaluator per hand (hand `i` has
+/// round `i + 1`'s wild rank), kept for a whole decision so that the hands
+/// the candidates share are solved once.
+///
+/// The patience is won only when every hand is laid down, so what counts
+/// is how far each hand is from being laid down, not its points: a hand's
+/// distance is the fewest swaps `r` (up to [`MOST_SWAPS`]) such that the
+/// hand with `r` wild cards added leaves at most `r` cards outside melds —
+/// those are the cards to swap out for the wild cards (or for the cards
+/// they stand for). It is an estimate: a hand whose melds need all `r`
+/// wild cards while fewer cards are left over would also have to give up a
+/// melded card. Ties go to fewer cards outside melds, then to fewer points.
+/// Measured against the hands' deadwood points alone (BENCHMARKS.md, "The
+/// solo patience's success rate"): the heuristic's patiences came out about
+/// twice as often on the same deals.
+pub(crate) struct PatienceEval<'r> {
+    hands: Vec<Eval<'r>>,
+}
+
+impl<'r> PatienceEval<'r> {
+    /// The evaluators of the eleven hands.
+    pub(crate) fn new(rules: &'r Ruleset) -> PatienceEval<'r> {
+        PatienceEval {
+            hands: (1..=romme_engine::patience::HANDS as u8)
+                .map(|round| Eval::new(rules, Some(round)))
+                .collect(),
         }
-        let round = u8::try_from(i + 1).ok();
-        let e = Eval::new(rules, round);
-        total += f64::from(e.deadwood(hand).0);
     }
-    total
+
+    /// The badness of hand `i` (0-based) holding `hand`: its distance from
+    /// being laid down (see the type's docs) first, then the cards outside
+    /// melds, then their points.
+    pub(crate) fn hand(&self, i: usize, hand: &[CardKind]) -> f64 {
+        let Some(e) = self.hands.get(i) else {
+            return 0.0;
+        };
+        let (points, melded) = e.deadwood(hand);
+        let left = hand.len().saturating_sub(melded);
+        let mut distance = MOST_SWAPS + left;
+        let mut with_wilds = hand.to_vec();
+        for r in 0..MOST_SWAPS {
+            if r > 0 {
+                with_wilds.push(CardKind::Joker);
+            }
+            let (_, m) = e.deadwood(&with_wilds);
+            if with_wilds.len().saturating_sub(m) <= r {
+                distance = r;
+                break;
+            }
+        }
+        distance as f64 * 100.0 + left as f64 + f64::from(points) * 0.01
+    }
+
+    /// The badness of the whole patience: the open hands' badness summed
+    /// (a closed hand counts nothing).
+    pub(crate) fn game(&self, game: &Game) -> f64 {
+        let Some(p) = game.view(Some(0)).patience else {
+            return 0.0;
+        };
+        p.hands
+            .iter()
+            .zip(&p.closed)
+            .enumerate()
+            .filter(|(_, (_, closed))| closed.is_none())
+            .map(|(i, (hand, _))| self.hand(i, hand))
+            .sum()
+    }
 }
 
 #[cfg(test)]
@@ -253,6 +305,31 @@ mod tests {
     use romme_core::ruleset::presets;
 
     use super::*;
+    use romme_core::notation::parse_cards;
+
+    /// A patience hand's distance is the swaps it still needs: hand 1 (3s
+    /// wild) with a run is laid down at once; a card off needs one swap; no
+    /// two cards together need two; the hand of round 11 (kings wild) with
+    /// a king holds a wild card already.
+    #[test]
+    fn patience_hands_are_ordered_by_the_swaps_they_need() {
+        let rules = presets::load("koenigs-solo")
+            .expect("preset")
+            .expect("loads");
+        let eval = PatienceEval::new(&rules);
+        let hand = |i: usize, t: &str| eval.hand(i, &parse_cards(t).expect("cards"));
+        let distance = |i: usize, t: &str| (hand(i, t) / 100.0).floor();
+        assert_eq!(distance(0, "5h 6h 7h"), 0.0);
+        assert_eq!(distance(0, "5h 6h Kc"), 1.0);
+        assert_eq!(distance(0, "5h 9c Kd"), 2.0);
+        // 3s are wild in hand 1: a 3 there is as good as a joker.
+        assert_eq!(distance(0, "5h 3c Kc"), 1.0);
+        assert_eq!(distance(10, "5h 6h 7h 9d 9s Kc Jc Jd Js 4c 4d 4h Qd"), 1.0);
+        assert_eq!(distance(10, "5h 6h Kc 9d 9s Jc Jd Js 4c 4d 4h 10c Qd"), 2.0);
+        // Ties: fewer cards outside melds, then fewer points.
+        assert!(hand(2, "5h 6h 7h 9c Kd") > hand(2, "5h 6h 7h 9c 9d"));
+        assert!(hand(2, "5h 6h 7h 9c Kd") > hand(2, "5h 6h 7h 9c 8d"));
+    }
 
     /// `best_removal` gives exactly what solving every removal gives: the
     /// same card (the first of equal scores) and the same score, for both

@@ -27,7 +27,7 @@ use romme_core::ruleset::FinalDiscard;
 use romme_engine::{Action, DrawSource, Event, Game, Phase, SeatState, View};
 
 use crate::Bot;
-use crate::eval::{Eval, Measure, kinds, patience, without};
+use crate::eval::{Eval, Measure, PatienceEval, kinds, without};
 
 /// Improvement a play must bring to be made.
 pub(crate) const PLAY_MARGIN: f64 = 0.5;
@@ -138,7 +138,8 @@ pub(crate) fn decide(g: &Game, seat: usize, legal: &[Action]) -> Action {
     // The solo patience: the placement that leaves the hands best.
     let view = g.view(Some(seat));
     if view.patience.is_some() {
-        return best_by(g, seat, legal, |t| patience(&t.game)).unwrap_or_else(first);
+        let hands = PatienceEval::new(g.rules());
+        return best_by(g, seat, legal, |t| hands.game(&t.game)).unwrap_or_else(first);
     }
     // Going out now.
     for a in legal {
