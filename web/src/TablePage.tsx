@@ -305,6 +305,7 @@ export function TablePage() {
               {s.seat === seat && <em> ({t("you")})</em>}
               {s.away && <em> · {t("away")}</em>}
               {game &&
+                !game.patience &&
                 (game.sheet?.totals[s.seat]?.eliminated_after ? (
                   <span className="out"> · {t("outAfter", { n: game.sheet.totals[s.seat]?.eliminated_after })}</span>
                 ) : game.seats[s.seat]?.playing === false ? (
