@@ -266,7 +266,14 @@ impl<'r> PatienceEval<'r> {
         };
         let (points, melded) = e.deadwood(hand);
         let left = hand.len().saturating_sub(melded);
-        let mut distance = MOST_SWAPS + left;
+        let distance = self.distance(i, hand).unwrap_or(MOST_SWAPS + left);
+        distance as f64 * 100.0 + left as f64 + f64::from(points) * 0.01
+    }
+
+    /// The swaps hand `i` holding `hand` still needs (see the type's
+    /// docs), `None` beyond [`MOST_SWAPS`].
+    fn distance(&self, i: usize, hand: &[CardKind]) -> Option<usize> {
+        let e = self.hands.get(i)?;
         let mut with_wilds = hand.to_vec();
         for r in 0..MOST_SWAPS {
             if r > 0 {
@@ -274,11 +281,10 @@ impl<'r> PatienceEval<'r> {
             }
             let (_, m) = e.deadwood(&with_wilds);
             if with_wilds.len().saturating_sub(m) <= r {
-                distance = r;
-                break;
+                return Some(r);
             }
         }
-        distance as f64 * 100.0 + left as f64 + f64::from(points) * 0.01
+        None
     }
 
     /// The badness of the whole patience: the open hands' badness summed
