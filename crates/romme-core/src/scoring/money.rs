@@ -196,4 +196,39 @@ mod tests {
         assert_eq!(money.prizes.iter().sum::<i64>(), 1550);
         assert_eq!(money.prizes[0], 775);
     }
+
+    /// A solo patience played for an entry fee: lost, it has no place and
+    /// pays out nothing (no place 0 - 1 looked up); won, the pot comes back.
+    #[test]
+    fn a_lost_patience_wins_no_prize() {
+        let mut solo = rules("koenigs-solo");
+        solo.money.enabled = true;
+        solo.money.entry_fee = 100;
+        solo.money.prize_shares = vec![100];
+        let mut lost = MatchSheet::new(1);
+        let s = score_game(
+            &solo,
+            &GameResult {
+                round: Some(11),
+                players: vec![p("Kh 3c 9d", false, false)],
+            },
+        )
+        .expect("scores");
+        lost.record(&solo, s).expect("records");
+        let money = settle(&solo, &lost, &lost.standings(&solo, 0));
+        assert_eq!((money.pot, money.prizes[0], money.net[0]), (100, 0, -100));
+
+        let mut won = MatchSheet::new(1);
+        let s = score_game(
+            &solo,
+            &GameResult {
+                round: Some(11),
+                players: vec![p("", true, true)],
+            },
+        )
+        .expect("scores");
+        won.record(&solo, s).expect("records");
+        let money = settle(&solo, &won, &won.standings(&solo, 0));
+        assert_eq!((money.prizes[0], money.net[0]), (100, 0));
+    }
 }
