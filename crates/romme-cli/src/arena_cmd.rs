@@ -232,13 +232,15 @@ fn chart(r: &ArenaReport, path: &Path) -> Result<()> {
         .y_label_formatter(&|y| format!("{y:.0}"))
         .y_desc("Elo")
         .draw()?;
+    // Ratings are differences: a dot with its interval, not a bar from an
+    // arbitrary floor, and a line at the anchor's 1500.
+    c.draw_series(std::iter::once(PathElement::new(
+        vec![(-0.5, 1500.0), (n as f64 - 0.5, 1500.0)],
+        RGBColor(150, 150, 150).stroke_width(1),
+    )))?;
     for (i, x) in r.ratings.iter().enumerate() {
         let color = Palette99::pick(i).to_rgba();
         let xi = i as f64;
-        c.draw_series(std::iter::once(Rectangle::new(
-            [(xi - 0.3, lo), (xi + 0.3, x.elo)],
-            color.filled(),
-        )))?;
         c.draw_series(std::iter::once(PathElement::new(
             vec![(xi, x.low), (xi, x.high)],
             BLACK.stroke_width(2),
@@ -249,6 +251,7 @@ fn chart(r: &ArenaReport, path: &Path) -> Result<()> {
                 BLACK.stroke_width(2),
             )))?;
         }
+        c.draw_series(std::iter::once(Circle::new((xi, x.elo), 7, color.filled())))?;
     }
     // Point distributions.
     let mut per: Vec<Vec<f64>> = vec![Vec::new(); n];
