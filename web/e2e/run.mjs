@@ -79,7 +79,9 @@ async function startServer(dir = mkdtempSync(join(tmpdir(), "romme-e2e-")), bind
     child.stderr.on("data", (d) => {
       buf += d;
       if (process.env.ROMME_E2E_DEBUG) process.stderr.write(`server: ${d}`);
-      const m = buf.match(/serving on (http:\/\/[0-9.:]+)/);
+      // The whole address: the log line can arrive in pieces, and a piece
+      // ending in "http://127" would send the browser to 0.0.0.127.
+      const m = buf.match(/serving on (http:\/\/[0-9.]+:\d+)\s/);
       if (m) ok(m[1]);
     });
     child.on("exit", (c) => no(new Error(`server exited ${c}: ${buf}`)));
