@@ -10,7 +10,7 @@
 //! ([`SeatState::determinize`]), applies every candidate to the same
 //! samples (common random numbers: the candidates meet the same luck) and
 //! plays each sample on with fast heuristic players for every seat
-//! ([`crate::playout`]) until the game ends or the horizon is reached. A
+//! (the private `playout` module) until the game ends or the horizon is reached. A
 //! finished game counts its real score difference to the best other seat;
 //! an unfinished one the difference of the hands' values to the best other
 //! hand; where the match is a single game, both only as a chance of winning

@@ -1,5 +1,5 @@
 //! Playing a match with one bot per seat: claims out of turn, then the seat
-//! on turn, each bot seeing only its [`SeatState`] and its filtered events.
+//! on turn, each bot seeing only its [`SeatState`](romme_engine::SeatState) and its filtered events.
 
 use std::time::{Duration, Instant};
 

@@ -7,7 +7,7 @@
 //! * [`layoff`]: which hand cards can be laid off on which table meld,
 //!   joker exchanges included;
 //! * [`turn`]: the best opening, going out this turn, Hand-Rommé;
-//! * [`rearrange`]: rebuilding the table to place the most hand cards,
+//! * [`mod@rearrange`]: rebuilding the table to place the most hand cards,
 //!   freely (`001`) or by Räuber robbing (`002`, `003`, module `rob`).
 
 pub mod layoff;

@@ -25,7 +25,7 @@
 //!   whole original meld. With two decks two new melds can each hold the
 //!   faces of the same original (one with its cards, one with the other
 //!   copies); both then count as unchanged.
-//! * Räuber robbing (`rearrange = "rob"`) is searched by [`crate::rob`]
+//! * Räuber robbing (`rearrange = "rob"`) is searched by the private `rob` module
 //!   (its module documents the readings), steered by the free optimum,
 //!   which is also its floor when no joker lies on the table.
 //! * Not yet covered: free rearrangement under rules that limit wild cards
