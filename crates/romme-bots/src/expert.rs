@@ -20,10 +20,11 @@
 //! best such candidate. The budget is a time or a number of playouts per
 //! decision; with playouts it is deterministic.
 //!
-//! In the solo patience the expert plays the heuristic's placement: its
-//! only hidden information is the stock's order, and a playout through the
-//! engine costs about a tenth of a second there, too slow for a useful
-//! number of them per move.
+//! In the solo patience the only hidden information is the stock's order,
+//! and the next card is one of the unseen cards, each as likely as its
+//! share: there the expert weighs the heuristic's best placements exactly
+//! one draw ahead instead of sampling (the private `patience` module's lookahead,
+//! which takes no budget).
 //!
 //! The expert only ever receives a [`SeatState`]: the hidden cards are not
 //! in it, so no search can read them.
@@ -142,6 +143,11 @@ impl Bot for ExpertBot {
         let legal = state.legal_actions();
         if legal.len() <= 1 {
             return legal.first().cloned().unwrap_or(Action::EndTurn);
+        }
+        if state.rules().deal.solo_patience {
+            if let Some(a) = crate::patience::lookahead(state, &legal) {
+                return a;
+            }
         }
         let candidates = self.candidates(state, &legal);
         if candidates.len() == 1 {

@@ -32,6 +32,7 @@ pub mod arena;
 mod eval;
 pub mod expert;
 pub mod heuristic;
+mod patience;
 pub mod play;
 mod playout;
 pub mod random;

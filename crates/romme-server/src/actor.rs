@@ -519,7 +519,17 @@ impl Actor {
         let on_turn = game.turn() == Some(seat);
         let seed = self.seed_for(Purpose::Hint(self.table.version()));
         tokio::task::spawn_blocking(move || {
-            let mut bot = HeuristicBot::new(seed);
+            // The patience's best advice is the expert's: there it weighs
+            // the heuristic's best placements one draw ahead, exactly and
+            // fast (no sampling).
+            let mut bot: Box<dyn Bot> = if state.rules().deal.solo_patience {
+                Box::new(romme_bots::expert::ExpertBot::new(
+                    seed,
+                    romme_bots::expert::Budget::default(),
+                ))
+            } else {
+                Box::new(HeuristicBot::new(seed))
+            };
             if on_turn {
                 Some(bot.act(&state))
             } else {
