@@ -286,21 +286,6 @@ impl<'r> PatienceEval<'r> {
         }
         None
     }
-
-    /// The badness of the whole patience: the open hands' badness summed
-    /// (a closed hand counts nothing).
-    pub(crate) fn game(&self, game: &Game) -> f64 {
-        let Some(p) = game.view(Some(0)).patience else {
-            return 0.0;
-        };
-        p.hands
-            .iter()
-            .zip(&p.closed)
-            .enumerate()
-            .filter(|(_, (_, closed))| closed.is_none())
-            .map(|(i, (hand, _))| self.hand(i, hand))
-            .sum()
-    }
 }
 
 #[cfg(test)]

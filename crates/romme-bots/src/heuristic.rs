@@ -138,8 +138,14 @@ pub(crate) fn decide(g: &Game, seat: usize, legal: &[Action]) -> Action {
     // The solo patience: the placement that leaves the hands best.
     let view = g.view(Some(seat));
     if view.patience.is_some() {
-        let hands = PatienceEval::new(g.rules());
-        return best_by(g, seat, legal, |t| hands.game(&t.game)).unwrap_or_else(first);
+        let eval = PatienceEval::new(g.rules());
+        let choice = match g.hand(seat) {
+            Some([drawn]) => crate::patience::placements(&eval, &view, drawn.kind(), legal)
+                .best()
+                .cloned(),
+            _ => None,
+        };
+        return choice.unwrap_or_else(first);
     }
     // Going out now.
     for a in legal {
@@ -163,25 +169,6 @@ pub(crate) fn decide(g: &Game, seat: usize, legal: &[Action]) -> Action {
         .find(|a| matches!(a, Action::EndTurn))
         .cloned()
         .unwrap_or_else(first)
-}
-
-/// The legal action whose trial scores lowest under `score`.
-fn best_by(
-    g: &Game,
-    seat: usize,
-    legal: &[Action],
-    score: impl Fn(&Tried) -> f64,
-) -> Option<Action> {
-    let mut best: Option<(f64, &Action)> = None;
-    for a in legal {
-        if let Some(t) = try_action(g, seat, a) {
-            let v = score(&t);
-            if best.is_none_or(|(b, _)| v < b) {
-                best = Some((v, a));
-            }
-        }
-    }
-    best.map(|(_, a)| a.clone())
 }
 
 /// The play that improves the hand most, if any does.

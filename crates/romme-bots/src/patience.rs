@@ -1,4 +1,5 @@
-//! The expert's move in the solo patience: a one-draw lookahead.
+//! Moves in the solo patience: every placement scored on the hands as they
+//! lie (the heuristic takes the best), and the expert's one-draw lookahead.
 //!
 //! The patience's only hidden information is the order of the stock, and
 //! the next card is drawn from the unseen cards, each as likely as its
@@ -12,24 +13,28 @@
 //! with the hand); placing it nowhere (taking it out) is always possible.
 
 use romme_core::CardKind;
-use romme_engine::{Action, SeatState};
+use romme_engine::{Action, SeatState, View};
 
 use crate::eval::PatienceEval;
 
 /// Placements weighed one draw ahead.
 const CANDIDATES: usize = 5;
 
-/// The placement with the least expected badness after the next draw;
-/// `None` where the state is not a patience waiting for a placement.
-pub(crate) fn lookahead(state: &SeatState, legal: &[Action]) -> Option<Action> {
-    let view = state.view();
-    let p = view.patience.as_ref()?;
-    let [drawn] = state.hand() else {
-        return None;
+/// Every legal placement of the drawn card with the badness of the whole
+/// patience after it (the open hands' badness summed; a hand laid down
+/// counts nothing), the hand it changes and that hand's
+/// cards after it, in the order of `legal`. Worked out on the hands as they
+/// lie, without trying each placement on a copy of the game. Empty where
+/// `view` is not a patience waiting for a placement of `drawn`.
+pub(crate) fn placements<'a>(
+    eval: &PatienceEval,
+    view: &View,
+    drawn: CardKind,
+    legal: &'a [Action],
+) -> Placements<'a> {
+    let Some(p) = view.patience.as_ref() else {
+        return Placements::default();
     };
-    let drawn = drawn.kind();
-    let rules = state.rules();
-    let eval = PatienceEval::new(rules);
     let open: Vec<Option<Vec<CardKind>>> = p
         .hands
         .iter()
@@ -41,9 +46,7 @@ pub(crate) fn lookahead(state: &SeatState, legal: &[Action]) -> Option<Action> {
         .enumerate()
         .map(|(i, h)| h.as_ref().map_or(0.0, |h| eval.hand(i, h)))
         .collect();
-    let total: f64 = scores.iter().sum();
-    // Every placement, with the hand it leaves and the total after it.
-    let mut placements: Vec<(f64, &Action, usize, Vec<CardKind>)> = legal
+    let list = legal
         .iter()
         .filter_map(|a| {
             let Action::Place { hand, out } = a else {
@@ -53,36 +56,104 @@ pub(crate) fn lookahead(state: &SeatState, legal: &[Action]) -> Option<Action> {
             h.push(drawn);
             let at = h.iter().position(|k| k == out)?;
             h.remove(at);
+            // A hand whose cards all meld is laid down: it counts nothing.
             let s = eval.hand(*hand, &h);
-            Some((total - scores[*hand] + s, a, *hand, h))
+            let total = (0..scores.len())
+                .map(|j| if j == *hand { s } else { scores[j] })
+                .sum();
+            Some(Placement {
+                total,
+                action: a,
+                hand: *hand,
+                cards: h,
+                score: s,
+            })
         })
         .collect();
+    Placements { open, scores, list }
+}
+
+/// The placements of a drawn card (see [`placements`]).
+#[derive(Default)]
+pub(crate) struct Placements<'a> {
+    /// Each hand's cards while it is open.
+    open: Vec<Option<Vec<CardKind>>>,
+    /// Each hand's badness now (0 once laid down).
+    scores: Vec<f64>,
+    /// The legal placements, in the legal list's order.
+    pub(crate) list: Vec<Placement<'a>>,
+}
+
+/// One placement and what it leaves.
+pub(crate) struct Placement<'a> {
+    /// The patience's badness after it.
+    pub(crate) total: f64,
+    /// The action.
+    pub(crate) action: &'a Action,
+    /// The hand it changes, its cards and its badness after it.
+    hand: usize,
+    cards: Vec<CardKind>,
+    score: f64,
+}
+
+impl<'a> Placements<'a> {
+    /// The heuristic's choice: the first placement with the least badness.
+    pub(crate) fn best(&self) -> Option<&'a Action> {
+        let mut best: Option<&Placement<'a>> = None;
+        for p in &self.list {
+            if best.is_none_or(|b| p.total < b.total) {
+                best = Some(p);
+            }
+        }
+        best.map(|p| p.action)
+    }
+}
+
+/// The placement with the least expected badness after the next draw;
+/// `None` where the state is not a patience waiting for a placement.
+pub(crate) fn lookahead(state: &SeatState, legal: &[Action]) -> Option<Action> {
+    let [drawn] = state.hand() else {
+        return None;
+    };
+    let rules = state.rules();
+    let eval = PatienceEval::new(rules);
+    let Placements {
+        open,
+        scores,
+        list: mut placements,
+    } = placements(&eval, &state.view(), drawn.kind(), legal);
     if placements.is_empty() {
         return None;
     }
     // The heuristic's order (stable: the legal list's order among equals).
-    placements.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // Ranked by the badness now taken as the sum before it with the changed
+    // hand's part replaced (the same order as `total` up to rounding).
+    let sum: f64 = scores.iter().sum();
+    for p in &mut placements {
+        p.total = sum - scores[p.hand] + p.score;
+    }
+    placements.sort_by(|a, b| a.total.total_cmp(&b.total));
     placements.truncate(CANDIDATES);
     let unseen = counts(state.unseen().iter().map(|c| c.kind()));
     let n: usize = unseen.iter().map(|(_, k)| k).sum();
     if n == 0 {
-        return placements.first().map(|c| c.1.clone());
+        return placements.first().map(|c| c.action.clone());
     }
     let mut best: Option<(f64, f64, &Action)> = None;
-    for (now, action, i, h) in &placements {
+    for p in &placements {
         let mut hands = open.clone();
         let mut sc = scores.clone();
-        // A hand whose cards all meld is laid down: it counts nothing.
-        sc[*i] = eval.hand(*i, h);
-        hands[*i] = (sc[*i] > 0.0).then(|| h.clone());
+        sc[p.hand] = p.score;
+        // A hand whose cards all meld is laid down.
+        hands[p.hand] = (p.score > 0.0).then(|| p.cards.clone());
         let mut expected = 0.0;
         for (u, k) in &unseen {
             let gain = best_gain(&eval, rules, &hands, &sc, *u);
-            expected += (*k as f64) * (now + gain);
+            expected += (*k as f64) * (p.total + gain);
         }
         expected /= n as f64;
-        if best.is_none_or(|(e, t, _)| expected < e || (expected == e && *now < t)) {
-            best = Some((expected, *now, action));
+        if best.is_none_or(|(e, t, _)| expected < e || (expected == e && p.total < t)) {
+            best = Some((expected, p.total, p.action));
         }
     }
     best.map(|(_, _, a)| a.clone())
