@@ -352,7 +352,7 @@ pub fn parse_bot(level: &str) -> Result<BotSpec, TableError> {
 }
 
 /// A table.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TableState {
     id: String,
     config: TableConfig,
@@ -1037,5 +1037,151 @@ mod tests {
         assert_eq!(last.placings[0].name, "Bot 2 (heuristic)");
         assert!(last.placings[1].forfeited);
         assert_eq!(last.placings[1].place, 2);
+    }
+
+    /// One entry of a random table's life, drawn by `rng`: mostly a legal
+    /// action of a seat that may act, otherwise anything a client or the
+    /// server could ask for — seats out of range, actions out of turn or of
+    /// cards nobody holds, sitting down during a match, empty chat lines.
+    fn random_entry(t: &TableState, rng: &mut rand_chacha::ChaCha8Rng) -> Entry {
+        use rand::RngExt;
+        let seats = t.config().settings.seats;
+        let seat = rng.random_range(0..=seats);
+        let (turn, claims) = t.to_act();
+        let actor = turn.or_else(|| claims.first().copied());
+        match rng.random_range(0..24) {
+            0..=13 => {
+                let Some(s) = actor else {
+                    // No match running: fill an empty seat, then start.
+                    let empty = t.occupants().iter().position(|o| *o == Occupant::Empty);
+                    return match empty {
+                        Some(e) if rng.random_bool(0.5) => Entry::Sit {
+                            seat: e,
+                            player: format!("p{e}"),
+                            name: "N".into(),
+                        },
+                        Some(e) => Entry::SetBot {
+                            seat: e,
+                            level: Some("random".into()),
+                        },
+                        None => Entry::Start { seed: rng.random() },
+                    };
+                };
+                let game = t.game().expect("a seat acts, so a game runs");
+                let action = game
+                    .seat_state(s)
+                    .random_legal_action(rng)
+                    .unwrap_or(Action::EndTurn);
+                // Now and then by another seat, out of turn.
+                let by = if rng.random_bool(0.2) { seat } else { s };
+                Entry::Act {
+                    seat: by,
+                    action,
+                    auto: rng.random(),
+                }
+            }
+            14 => Entry::Act {
+                seat,
+                action: Action::Discard {
+                    card: romme_core::Card::from_id(rng.random_range(0..120)).kind(),
+                },
+                auto: false,
+            },
+            15 => Entry::Act {
+                seat,
+                action: Action::LayOff {
+                    meld: rng.random_range(0..12),
+                    cards: Vec::new(),
+                },
+                auto: false,
+            },
+            16 => Entry::Act {
+                seat,
+                action: Action::Draw {
+                    from: DrawSource::Pile(rng.random_range(0..4)),
+                },
+                auto: false,
+            },
+            17 => Entry::Sit {
+                seat,
+                player: format!("p{}", rng.random_range(0..3)),
+                name: "N".into(),
+            },
+            18 => Entry::Leave { seat },
+            19 => Entry::SetBot {
+                seat,
+                level: match rng.random_range(0..3) {
+                    0 => None,
+                    1 => Some("random".into()),
+                    _ => Some("grandmaster".into()),
+                },
+            },
+            20 => Entry::Start {
+                seed: rng.random(),
+            },
+            21 => Entry::Chat {
+                seat: Some(seat),
+                name: "N".into(),
+                text: "x".repeat(rng.random_range(0..3) * MAX_CHAT / 2),
+            },
+            22 => Entry::Presence {
+                seat,
+                connected: rng.random(),
+            },
+            _ => {
+                if rng.random_bool(0.5) {
+                    Entry::TimedOut { seat }
+                } else {
+                    Entry::Forfeit { seat }
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+        /// Whatever is asked of a table, an entry is applied whole or
+        /// refused with nothing changed, and the accepted entries, applied
+        /// again to a new table, give the same table (what a restart does).
+        #[test]
+        fn refused_entries_change_nothing_and_the_log_rebuilds_the_table(
+            seed in proptest::prelude::any::<u64>(),
+            preset in 0usize..5,
+        ) {
+            use rand::SeedableRng;
+            let (name, seats) = [
+                ("klassisch", 3),
+                ("offen", 2),
+                ("raeuber", 3),
+                ("wiener", 3),
+                ("koenigs-solo", 1),
+            ][preset];
+            let config = config_of(name, seats, vec![]);
+            let mut t = TableState::new("t".into(), config.clone());
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let mut log = Vec::new();
+            let (mut accepted, mut refused) = (0, 0);
+            for _ in 0..200 {
+                let entry = random_entry(&t, &mut rng);
+                let before = t.clone();
+                match t.apply(&entry) {
+                    Ok(_) => {
+                        accepted += 1;
+                        log.push(entry);
+                    }
+                    Err(e) => {
+                        refused += 1;
+                        proptest::prop_assert!(t == before, "{entry:?} refused ({e}) but changed the table");
+                    }
+                }
+            }
+            proptest::prop_assert!(accepted > 0 && refused > 0, "{accepted} accepted, {refused} refused");
+            let mut again = TableState::new("t".into(), config);
+            for e in &log {
+                proptest::prop_assert!(again.apply(e).is_ok(), "{e:?} does not replay");
+            }
+            proptest::prop_assert!(again == t, "the log does not rebuild the table");
+        }
     }
 }
