@@ -73,20 +73,23 @@ export const CHOICES: Record<string, string[]> = {
   "timer.on_timeout": ["auto-play", "forfeit"],
 };
 
-/** Knobs that are a number or `"none"` (no limit), with the number the
- *  editor offers when a limit is switched on. */
-export const LIMITS: Record<string, number> = {
-  "players.active_per_game": 3,
-  "melds.sets.max_len": 4,
-  "melds.wilds.max_per_meld": 1,
-  "concealed.knock_below": 5,
-};
-
 /** The TOML value of "no limit". */
 export const NO_LIMIT = '"none"';
 
 /** The TOML value of a Five Crowns hand: the round's number plus two. */
 export const ROUND_PLUS_TWO = '"round+2"';
+
+/** Knobs that are a number or a word: `special` is the word (a TOML
+ *  string: no limit, or Five Crowns' hand of the round's number plus two),
+ *  `label` names it for the editor's switch, and `default` is the number the
+ *  editor offers when the switch is turned off. */
+export const NUMBER_OR_WORD: Record<string, { default: number; special: string; label: string }> = {
+  "players.active_per_game": { default: 3, special: NO_LIMIT, label: "noLimit" },
+  "melds.sets.max_len": { default: 4, special: NO_LIMIT, label: "noLimit" },
+  "melds.wilds.max_per_meld": { default: 1, special: NO_LIMIT, label: "noLimit" },
+  "concealed.knock_below": { default: 5, special: NO_LIMIT, label: "noLimit" },
+  "deal.hand_size": { default: 13, special: ROUND_PLUS_TWO, label: "roundPlusTwo" },
+};
 
 /** How the editor shows a knob: a checkbox, a number field, a number or a
  *  word (`special`, a TOML string: no limit, or Five Crowns' hand of the
@@ -100,9 +103,8 @@ export function knobWidget(
   | { kind: "limit"; default: number; special: string; label: string }
   | { kind: "choice"; options: string[] }
   | { kind: "text" } {
-  const limit = LIMITS[knob.key];
-  if (limit !== undefined) return { kind: "limit", default: limit, special: NO_LIMIT, label: "noLimit" };
-  if (knob.key === "deal.hand_size") return { kind: "limit", default: 13, special: ROUND_PLUS_TWO, label: "roundPlusTwo" };
+  const either = NUMBER_OR_WORD[knob.key];
+  if (either) return { kind: "limit", ...either };
   if (knob.value === "true" || knob.value === "false") return { kind: "bool" };
   if (/^-?\d+$/.test(knob.value)) return { kind: "number" };
   const choices = CHOICES[knob.key];
