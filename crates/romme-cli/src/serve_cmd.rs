@@ -43,6 +43,21 @@ pub struct ServeArgs {
     /// server's own origin is always allowed.
     #[arg(long)]
     pub allow_origin: Vec<String>,
+    /// The address of a reverse proxy in front of the server (Caddy, nginx
+    /// terminating TLS; 127.0.0.1 when it runs on the same machine; repeat
+    /// or separate with commas for more). Requests from it are taken at
+    /// its word: the client's address from X-Forwarded-For (for the per-IP
+    /// limit, which would otherwise count every player as the proxy), the
+    /// host from X-Forwarded-Host (for the origin check) and https from
+    /// X-Forwarded-Proto (the session cookie is then sent only over
+    /// https). From any other address these headers are ignored.
+    #[arg(
+        long,
+        value_name = "IP",
+        value_delimiter = ',',
+        env = "ROMME_TRUSTED_PROXIES"
+    )]
+    pub trusted_proxy: Vec<std::net::IpAddr>,
     /// Deal every match from seeds derived from N instead of the OS random
     /// source, and seed the bots and hints from it too: every table then
     /// plays the same sequence of deals (a duplicate tournament, a demo, the
@@ -70,6 +85,7 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         message_burst: args.message_rate * 3.0,
         max_connections_per_ip: args.max_connections_per_ip,
         allowed_origins: args.allow_origin.clone(),
+        trusted_proxies: args.trusted_proxy.clone(),
         time_scale: 1.0,
         fixed_seed: args.fixed_seed,
     };

@@ -17,6 +17,7 @@ use tower_http::services::{ServeDir, ServeFile};
 
 use crate::ServerConfig;
 use crate::actor::Who;
+use crate::forwarded::{self, Client};
 use crate::hub::Hub;
 
 /// Connections per IP address.
@@ -131,8 +132,9 @@ fn error(status: StatusCode, message: impl Into<String>) -> Response {
     (status, Json(serde_json::json!({ "error": message.into() }))).into_response()
 }
 
-/// Same origin (the Origin's host is the Host header) or listed.
-fn origin_ok(headers: &HeaderMap, config: &ServerConfig) -> bool {
+/// Same origin (the Origin's host is the Host header, or the host a
+/// trusted proxy forwarded) or listed.
+fn origin_ok(headers: &HeaderMap, config: &ServerConfig, client: &Client) -> bool {
     let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
         // Not a browser: no cross-site risk.
         return true;
@@ -140,11 +142,17 @@ fn origin_ok(headers: &HeaderMap, config: &ServerConfig) -> bool {
     if config.allowed_origins.iter().any(|o| o == origin) {
         return true;
     }
-    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
-    let origin_host = origin
+    let Some(origin_host) = origin
         .split_once("://")
-        .map(|(_, h)| h.trim_end_matches('/'));
-    matches!((host, origin_host), (Some(h), Some(o)) if h.eq_ignore_ascii_case(o))
+        .map(|(_, h)| h.trim_end_matches('/'))
+    else {
+        return false;
+    };
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    [host, client.forwarded_host.as_deref()]
+        .into_iter()
+        .flatten()
+        .any(|h| h.eq_ignore_ascii_case(origin_host))
 }
 
 async fn ws(
@@ -153,10 +161,11 @@ async fn ws(
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    if !origin_ok(&headers, &app.config) {
+    let client = forwarded::client(addr.ip(), &headers, &app.config.trusted_proxies);
+    if !origin_ok(&headers, &app.config, &client) {
         return error(StatusCode::FORBIDDEN, "origin not allowed");
     }
-    let ip = addr.ip();
+    let ip = client.ip;
     let guard = {
         let Ok(mut m) = app.per_ip.0.lock() else {
             return error(StatusCode::INTERNAL_SERVER_ERROR, "lock");
@@ -208,10 +217,13 @@ struct AccountBody {
     password: String,
 }
 
-fn session_response(who: Who, token: String) -> Response {
+/// The session's answer and cookie; `Secure` (sent only over https) when
+/// the client came over https through a trusted proxy.
+fn session_response(who: Who, token: String, client: &Client) -> Response {
     let cookie = format!(
-        "romme_session={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}",
-        crate::auth::TOKEN_DAYS * 86_400
+        "romme_session={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{}",
+        crate::auth::TOKEN_DAYS * 86_400,
+        if client.https { "; Secure" } else { "" }
     );
     (
         [(header::SET_COOKIE, cookie)],
@@ -230,23 +242,41 @@ fn refusal(r: (crate::protocol::RejectCode, String)) -> Response {
     error(status, r.1)
 }
 
-async fn guest(State(app): State<App>, Json(body): Json<GuestBody>) -> Response {
+async fn guest(
+    State(app): State<App>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Json(body): Json<GuestBody>,
+) -> Response {
+    let client = forwarded::client(addr.ip(), &headers, &app.config.trusted_proxies);
     match app.hub.guest(&body.name).await {
-        Ok((who, token)) => session_response(who, token),
+        Ok((who, token)) => session_response(who, token, &client),
         Err(r) => refusal(r),
     }
 }
 
-async fn register(State(app): State<App>, Json(body): Json<AccountBody>) -> Response {
+async fn register(
+    State(app): State<App>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Json(body): Json<AccountBody>,
+) -> Response {
+    let client = forwarded::client(addr.ip(), &headers, &app.config.trusted_proxies);
     match app.hub.register(&body.name, &body.password).await {
-        Ok((who, token)) => session_response(who, token),
+        Ok((who, token)) => session_response(who, token, &client),
         Err(r) => refusal(r),
     }
 }
 
-async fn login(State(app): State<App>, Json(body): Json<AccountBody>) -> Response {
+async fn login(
+    State(app): State<App>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Json(body): Json<AccountBody>,
+) -> Response {
+    let client = forwarded::client(addr.ip(), &headers, &app.config.trusted_proxies);
     match app.hub.login(&body.name, &body.password).await {
-        Ok((who, token)) => session_response(who, token),
+        Ok((who, token)) => session_response(who, token, &client),
         Err(r) => refusal(r),
     }
 }

@@ -7,6 +7,8 @@
 //! * `http`: health, version, metrics, accounts, lobby, records, the
 //!   WebSocket upgrade and the web client's files;
 //! * `conn`: one WebSocket connection (validation, credits, timeouts);
+//! * `forwarded`: the client behind a trusted reverse proxy (address,
+//!   host, https);
 //! * `protocol`: the JSON messages (documented in `PROTOCOL.md`);
 //! * `hub`: the tables of the server, players' sessions;
 //! * `actor`: one task per table, its only writer (bots, timers);
@@ -31,6 +33,7 @@ use tokio::task::JoinHandle;
 pub mod actor;
 pub mod auth;
 mod conn;
+pub mod forwarded;
 pub mod http;
 pub mod hub;
 pub mod ids;
@@ -64,6 +67,10 @@ pub struct ServerConfig {
     pub max_connections_per_ip: usize,
     /// Origins allowed besides the server's own (`https://example.org`).
     pub allowed_origins: Vec<String>,
+    /// Reverse proxies whose `X-Forwarded-For`, `-Host` and `-Proto`
+    /// headers are believed (see [`forwarded`]): behind one, the per-IP
+    /// limit counts the clients, not the proxy.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// Scale for tables' timers (turn timer, claims, reconnect): 1.0 in
     /// production; tests shorten them.
     pub time_scale: f64,
@@ -88,6 +95,7 @@ impl Default for ServerConfig {
             message_burst: 60.0,
             max_connections_per_ip: 256,
             allowed_origins: Vec::new(),
+            trusted_proxies: Vec::new(),
             time_scale: 1.0,
             fixed_seed: None,
         }

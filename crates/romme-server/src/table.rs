@@ -1116,9 +1116,7 @@ mod tests {
                     _ => Some("grandmaster".into()),
                 },
             },
-            20 => Entry::Start {
-                seed: rng.random(),
-            },
+            20 => Entry::Start { seed: rng.random() },
             21 => Entry::Chat {
                 seat: Some(seat),
                 name: "N".into(),

@@ -665,6 +665,133 @@ async fn foreign_origins_are_refused() {
     );
 }
 
+/// A WebSocket upgrade with these extra headers; the open connection, or
+/// the refusal.
+async fn ws_with(
+    s: &Server,
+    headers: &[(&'static str, &str)],
+) -> Result<
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+    tokio_tungstenite::tungstenite::Error,
+> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = url(s).into_client_request().expect("request");
+    for (k, v) in headers {
+        req.headers_mut().insert(*k, v.parse().expect("header"));
+    }
+    tokio_tungstenite::connect_async(req)
+        .await
+        .map(|(ws, _)| ws)
+}
+
+/// The HTTP status of a refused upgrade (0 if it was not refused so).
+fn refused_with<T>(r: Result<T, tokio_tungstenite::tungstenite::Error>) -> u16 {
+    match r {
+        Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => resp.status().as_u16(),
+        _ => 0,
+    }
+}
+
+/// A raw HTTP request with extra header lines; the whole answer.
+async fn http_raw(addr: std::net::SocketAddr, request: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut c = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    c.write_all(request.as_bytes()).await.expect("write");
+    let mut buf = Vec::new();
+    c.read_to_end(&mut buf).await.expect("read");
+    String::from_utf8_lossy(&buf).into_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_a_trusted_proxy_the_forwarded_client_counts() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let proxied = server(&dir, |c| {
+        c.max_connections_per_ip = 1;
+        c.trusted_proxies = vec!["127.0.0.1".parse().expect("ip")];
+    })
+    .await;
+    // One connection per client address, whatever the proxy's own address.
+    let a = ws_with(&proxied, &[("x-forwarded-for", "198.51.100.1")]).await;
+    assert!(a.is_ok(), "the first client was refused");
+    let b = ws_with(&proxied, &[("x-forwarded-for", "198.51.100.2")]).await;
+    assert!(b.is_ok(), "a second client counted as the first");
+    let again = ws_with(&proxied, &[("x-forwarded-for", "198.51.100.1")]).await;
+    assert_eq!(
+        refused_with(again),
+        429,
+        "the per-IP limit let a client in twice"
+    );
+    // The page's origin is the host the proxy forwarded.
+    let page = [
+        ("x-forwarded-for", "198.51.100.3"),
+        ("x-forwarded-host", "romme.example"),
+        ("origin", "https://romme.example"),
+    ];
+    assert!(
+        ws_with(&proxied, &page).await.is_ok(),
+        "the proxied page was refused"
+    );
+    let foreign = [
+        ("x-forwarded-for", "198.51.100.4"),
+        ("x-forwarded-host", "romme.example"),
+        ("origin", "https://evil.example"),
+    ];
+    assert_eq!(
+        refused_with(ws_with(&proxied, &foreign).await),
+        403,
+        "a foreign page connected"
+    );
+    // Over https the session cookie is marked Secure.
+    let guest = |proto: &str| {
+        let body = r#"{"name":"Ida"}"#;
+        format!(
+            "POST /api/guest HTTP/1.1\r\nHost: {}\r\nX-Forwarded-Proto: {proto}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            proxied.addr,
+            body.len()
+        )
+    };
+    let secure = http_raw(proxied.addr, &guest("https")).await;
+    assert!(secure.contains("HttpOnly; SameSite=Lax"), "{secure}");
+    assert!(secure.contains("; Secure"), "{secure}");
+    let plain = http_raw(proxied.addr, &guest("http")).await;
+    assert!(
+        plain.contains("HttpOnly") && !plain.contains("Secure"),
+        "{plain}"
+    );
+    drop((a, b));
+
+    // Without the proxy trusted, the headers are anyone's words: ignored.
+    let dir2 = tempfile::tempdir().expect("tmp");
+    let direct = server(&dir2, |c| c.max_connections_per_ip = 1).await;
+    let first = ws_with(&direct, &[("x-forwarded-for", "198.51.100.1")]).await;
+    assert!(first.is_ok());
+    let second = ws_with(&direct, &[("x-forwarded-for", "198.51.100.2")]).await;
+    assert_eq!(
+        refused_with(second),
+        429,
+        "a forged X-Forwarded-For escaped the limit"
+    );
+    drop(first);
+    let forged = [
+        ("x-forwarded-host", "evil.example"),
+        ("origin", "https://evil.example"),
+    ];
+    assert_eq!(
+        refused_with(ws_with(&direct, &forged).await),
+        403,
+        "a forged host passed the origin check"
+    );
+    let secure = http_raw(
+        direct.addr,
+        &guest("https").replace(&proxied.addr.to_string(), &direct.addr.to_string()),
+    )
+    .await;
+    assert!(
+        secure.contains("HttpOnly") && !secure.contains("Secure"),
+        "{secure}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_won_match_moves_the_ratings() {
     let dir = tempfile::tempdir().expect("tmp");
