@@ -58,6 +58,11 @@ pub struct ServeArgs {
         env = "ROMME_TRUSTED_PROXIES"
     )]
     pub trusted_proxy: Vec<std::net::IpAddr>,
+    /// Failed logins allowed per client address in ten minutes; after them
+    /// that address's logins are refused until the ten minutes are over
+    /// (0: no limit). Against password guessing.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub login_failures: u32,
     /// Deal every match from seeds derived from N instead of the OS random
     /// source, and seed the bots and hints from it too: every table then
     /// plays the same sequence of deals (a duplicate tournament, a demo, the
@@ -86,6 +91,7 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         max_connections_per_ip: args.max_connections_per_ip,
         allowed_origins: args.allow_origin.clone(),
         trusted_proxies: args.trusted_proxy.clone(),
+        login_failures: args.login_failures,
         time_scale: 1.0,
         fixed_seed: args.fixed_seed,
     };

@@ -19,6 +19,8 @@ use crate::ServerConfig;
 use crate::actor::Who;
 use crate::forwarded::{self, Client};
 use crate::hub::Hub;
+use crate::protocol::RejectCode;
+use crate::throttle::Throttle;
 
 /// Connections per IP address.
 #[derive(Default)]
@@ -51,6 +53,8 @@ pub struct App {
     pub config: Arc<ServerConfig>,
     /// Connections per IP.
     pub per_ip: Arc<PerIp>,
+    /// Failed logins per client address.
+    pub logins: Arc<Throttle>,
 }
 
 /// The router.
@@ -232,8 +236,8 @@ fn session_response(who: Who, token: String, client: &Client) -> Response {
         .into_response()
 }
 
-fn refusal(r: (crate::protocol::RejectCode, String)) -> Response {
-    use crate::protocol::RejectCode::*;
+fn refusal(r: (RejectCode, String)) -> Response {
+    use RejectCode::*;
     let status = match r.0 {
         Unauthenticated => StatusCode::UNAUTHORIZED,
         Internal => StatusCode::INTERNAL_SERVER_ERROR,
@@ -275,9 +279,21 @@ async fn login(
     Json(body): Json<AccountBody>,
 ) -> Response {
     let client = forwarded::client(addr.ip(), &headers, &app.config.trusted_proxies);
+    if let Err(wait) = app.logins.check(client.ip, std::time::Instant::now()) {
+        let minutes = wait.as_secs().div_ceil(60).max(1);
+        return error(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("too many failed logins from this address; try again in {minutes} min"),
+        );
+    }
     match app.hub.login(&body.name, &body.password).await {
         Ok((who, token)) => session_response(who, token, &client),
-        Err(r) => refusal(r),
+        Err(r) => {
+            if r.0 != RejectCode::Internal {
+                app.logins.failed(client.ip, std::time::Instant::now());
+            }
+            refusal(r)
+        }
     }
 }
 

@@ -16,6 +16,7 @@
 //! * `store`: sqlx persistence with migrations and group commit;
 //! * `auth`, `ids`, `rating`, `metrics`: tokens and passwords, OS-random
 //!   ids and seeds, Elo ratings, Prometheus metrics;
+//! * `throttle`: failed logins per client address;
 //! * `loadtest`: the bounded load generator behind `romme loadtest`.
 //!
 //! Modelled on axum's examples (state, WebSocket, graceful shutdown) and on
@@ -43,6 +44,7 @@ pub mod protocol;
 pub mod rating;
 pub mod store;
 pub mod table;
+pub mod throttle;
 
 /// How the server runs.
 #[derive(Debug, Clone)]
@@ -71,6 +73,9 @@ pub struct ServerConfig {
     /// headers are believed (see [`forwarded`]): behind one, the per-IP
     /// limit counts the clients, not the proxy.
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// Failed logins allowed per client address in ten minutes; then its
+    /// logins are refused until the ten minutes are over (0: no limit).
+    pub login_failures: u32,
     /// Scale for tables' timers (turn timer, claims, reconnect): 1.0 in
     /// production; tests shorten them.
     pub time_scale: f64,
@@ -96,6 +101,7 @@ impl Default for ServerConfig {
             max_connections_per_ip: 256,
             allowed_origins: Vec::new(),
             trusted_proxies: Vec::new(),
+            login_failures: 10,
             time_scale: 1.0,
             fixed_seed: None,
         }
@@ -175,8 +181,12 @@ pub async fn start(config: ServerConfig) -> Result<Server, ServeError> {
     })?;
     let app = http::App {
         hub,
-        config: Arc::new(config),
         per_ip: Arc::new(http::PerIp::default()),
+        logins: Arc::new(throttle::Throttle::new(
+            config.login_failures,
+            std::time::Duration::from_secs(600),
+        )),
+        config: Arc::new(config),
     };
     let router = http::router(app);
     let (tx, rx) = oneshot::channel::<()>();

@@ -793,6 +793,43 @@ async fn behind_a_trusted_proxy_the_forwarded_client_counts() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn password_guessing_is_refused_per_address() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let s = server(&dir, |c| {
+        c.login_failures = 2;
+        c.trusted_proxies = vec!["127.0.0.1".parse().expect("ip")];
+    })
+    .await;
+    let (st, _) = http_post(
+        s.addr,
+        "/api/register",
+        json!({"name": "Greta", "password": "richtig-geheim"}),
+    )
+    .await;
+    assert_eq!(st, 200);
+    let login = |from: &str, password: &str| {
+        let body = json!({"name": "Greta", "password": password}).to_string();
+        format!(
+            "POST /api/login HTTP/1.1\r\nHost: {}\r\nX-Forwarded-For: {from}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            s.addr,
+            body.len()
+        )
+    };
+    let status = |answer: &str| answer.split_whitespace().nth(1).unwrap_or("").to_string();
+    for _ in 0..2 {
+        let a = http_raw(s.addr, &login("198.51.100.7", "falsch-falsch")).await;
+        assert_eq!(status(&a), "401", "{a}");
+    }
+    // Used up: even the right password is refused from that address…
+    let a = http_raw(s.addr, &login("198.51.100.7", "richtig-geheim")).await;
+    assert_eq!(status(&a), "429", "{a}");
+    assert!(a.contains("too many failed logins"), "{a}");
+    // …but not from another, and the account is not locked.
+    let a = http_raw(s.addr, &login("198.51.100.8", "richtig-geheim")).await;
+    assert_eq!(status(&a), "200", "{a}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_won_match_moves_the_ratings() {
     let dir = tempfile::tempdir().expect("tmp");
     let s = server(&dir, |_| {}).await;
