@@ -101,19 +101,36 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
             .await
             .context("starting the server")?;
         eprintln!(
-            "romme: serving on http://{} ({} running tables resumed); Ctrl-C stops",
+            "romme: serving on http://{} ({} running tables resumed); Ctrl-C or SIGTERM stops",
             server.addr, server.resumed
         );
-        tokio::select! {
-            r = tokio::signal::ctrl_c() => {
-                r.context("waiting for Ctrl-C")?;
-                eprintln!("romme: stopping");
-            }
-            r = async { tokio::time::sleep(Duration::MAX).await } => r,
-        }
-        // Everything acknowledged is already stored; no flush needed.
+        stop_signal().await?;
+        eprintln!("romme: stopping");
+        // Everything acknowledged is already stored; no flush is needed.
+        // Stop accepting and let HTTP requests in flight finish (a few
+        // seconds at most); players' connections then close, and their
+        // clients reconnect when the server is back.
+        let _ = tokio::time::timeout(Duration::from_secs(5), server.stop()).await;
         Ok(ExitCode::SUCCESS)
     })
+}
+
+/// Ctrl-C, or SIGTERM (what systemd and container runtimes send to stop a
+/// service).
+async fn stop_signal() -> anyhow::Result<()> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut term = signal(SignalKind::terminate()).context("listening for SIGTERM")?;
+        tokio::select! {
+            r = tokio::signal::ctrl_c() => r.context("waiting for Ctrl-C"),
+            _ = term.recv() => Ok(()),
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        tokio::signal::ctrl_c().await.context("waiting for Ctrl-C")
+    }
 }
 
 fn init_logs() {

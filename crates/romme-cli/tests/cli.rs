@@ -690,3 +690,37 @@ fn rules_default_to_klassisch_everywhere() {
     assert_eq!(plain.status.code(), Some(0), "{}", stderr(&plain));
     assert_eq!(stdout(&plain), stdout(&named));
 }
+
+/// `romme serve` stops cleanly on SIGTERM (what systemd and container
+/// runtimes send), as on Ctrl-C.
+#[cfg(unix)]
+#[test]
+fn serve_stops_on_sigterm() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = format!("sqlite:{}", dir.path().join("t.db").display());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_romme"))
+        .args(["serve", "--bind", "127.0.0.1:0", "--database-url", &db])
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
+    let serving = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .any(|l| l.contains("serving on http://127.0.0.1:"));
+    assert!(serving, "no 'serving on' line");
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    let status = child.wait().expect("exits");
+    assert!(status.success(), "exit {status:?}, said {rest:?}");
+    assert!(
+        rest.iter().any(|l| l.contains("romme: stopping")),
+        "{rest:?}"
+    );
+}
