@@ -96,6 +96,15 @@ enum Command {
     /// action is on disk: after a crash, start it again and running games go on.
     #[command(verbatim_doc_comment)]
     Serve(serve_cmd::ServeArgs),
+    /// Copy the server's SQLite database to a new file, safely while the
+    /// server runs (a consistent snapshot; the server goes on writing).
+    ///
+    /// Example: romme backup backups/romme-2026-11-27.db
+    /// To restore, stop the server and start it on the copy:
+    /// romme serve --database-url sqlite:backups/romme-2026-11-27.db
+    /// (PostgreSQL: use pg_dump.)
+    #[command(verbatim_doc_comment)]
+    Backup(serve_cmd::BackupArgs),
     /// Load a running server on this machine with many bot-driven players.
     ///
     /// Example: romme loadtest --url ws://127.0.0.1:8080/ws --tables 500 --duration 60
@@ -148,6 +157,7 @@ fn main() -> ExitCode {
         Command::Solve { rules } => solve_cmd::run(rules),
         Command::Engine => engine_cmd::run(),
         Command::Serve(args) => serve_cmd::serve(&args),
+        Command::Backup(args) => serve_cmd::backup(&args, &mut out),
         Command::Loadtest(args) => serve_cmd::loadtest(&args, &mut out),
         Command::Simulate(args) => simulate_cmd::run(&args, &mut out),
         Command::Arena(args) => arena_cmd::run(&args, &mut out),

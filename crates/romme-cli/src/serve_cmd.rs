@@ -1,5 +1,6 @@
-//! `romme serve` and `romme loadtest`: argument parsing and output only;
-//! the server and the load generator live in `romme-server`.
+//! `romme serve`, `romme backup` and `romme loadtest`: argument parsing and
+//! output only; the server, its storage and the load generator live in
+//! `romme-server`.
 
 use std::fmt::Write as _;
 use std::net::SocketAddr;
@@ -72,7 +73,7 @@ pub struct ServeArgs {
     pub fixed_seed: Option<u64>,
 }
 
-/// `romme serve`: runs until Ctrl-C.
+/// `romme serve`: runs until Ctrl-C or SIGTERM.
 pub fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     init_logs();
     let web_dir = args.web.clone().or_else(|| {
@@ -140,6 +141,45 @@ fn init_logs() {
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .try_init();
+}
+
+/// `romme backup`.
+#[derive(Debug, Args)]
+pub struct BackupArgs {
+    /// The new file to write (it must not exist yet).
+    pub file: PathBuf,
+    /// The server's database (as for `romme serve`).
+    #[arg(long, default_value = "sqlite:romme.db", env = "ROMME_DATABASE_URL")]
+    pub database_url: String,
+}
+
+/// `romme backup`.
+pub fn backup(args: &BackupArgs, out: &mut String) -> anyhow::Result<ExitCode> {
+    if let Some(path) = args.database_url.strip_prefix("sqlite:") {
+        // Connecting would create an empty database where none is.
+        let path = path.trim_start_matches("//");
+        let file = path.split('?').next().unwrap_or(path);
+        if !std::path::Path::new(file).exists() {
+            anyhow::bail!("no database at {file} (--database-url names the server's)");
+        }
+    }
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    runtime.block_on(async {
+        let store = romme_server::store::Store::connect(&args.database_url)
+            .await
+            .with_context(|| format!("opening {}", args.database_url))?;
+        store.backup(&args.file).await?;
+        anyhow::Ok(())
+    })?;
+    let size = std::fs::metadata(&args.file).map_or(0, |m| m.len());
+    writeln!(
+        out,
+        "romme: {} copied to {} ({:.1} MB)",
+        args.database_url,
+        args.file.display(),
+        size as f64 / 1e6
+    )?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `romme loadtest`.

@@ -692,10 +692,10 @@ fn rules_default_to_klassisch_everywhere() {
 }
 
 /// `romme serve` stops cleanly on SIGTERM (what systemd and container
-/// runtimes send), as on Ctrl-C.
+/// runtimes send), as on Ctrl-C; `romme backup` copies its database.
 #[cfg(unix)]
 #[test]
-fn serve_stops_on_sigterm() {
+fn serve_stops_on_sigterm_and_its_database_backs_up() {
     use std::io::{BufRead, BufReader};
     use std::process::Stdio;
     let dir = tempfile::tempdir().expect("tmp");
@@ -723,4 +723,18 @@ fn serve_stops_on_sigterm() {
         rest.iter().any(|l| l.contains("romme: stopping")),
         "{rest:?}"
     );
+    // A copy of the server's database, never over an existing file.
+    let copy = dir.path().join("copy.db");
+    let copy_arg = copy.to_string_lossy().into_owned();
+    let o = romme(&["backup", &copy_arg, "--database-url", &db]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("copied to"), "{}", stdout(&o));
+    assert!(copy.metadata().is_ok_and(|m| m.len() > 0));
+    let o = romme(&["backup", &copy_arg, "--database-url", &db]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("exists already"), "{}", stderr(&o));
+    let missing = format!("sqlite:{}", dir.path().join("none.db").display());
+    let o = romme(&["backup", "other.db", "--database-url", &missing]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("no database at"), "{}", stderr(&o));
 }
