@@ -266,7 +266,13 @@ async fn register(
     Json(body): Json<AccountBody>,
 ) -> Response {
     let client = forwarded::client(addr.ip(), &headers, &app.config.trusted_proxies);
-    match app.hub.register(&body.name, &body.password).await {
+    // A guest who registers (its session sent along) keeps its id.
+    let asking = match token(&headers) {
+        Some(t) => app.hub.session(&t).await.ok(),
+        None => None,
+    };
+    let guest = asking.as_ref().map(|w| w.player.as_str());
+    match app.hub.register(&body.name, &body.password, guest).await {
         Ok((who, token)) => session_response(who, token, &client),
         Err(r) => refusal(r),
     }

@@ -150,22 +150,46 @@ impl Hub {
         Ok((Who { player: id, name }, token))
     }
 
-    /// A new account.
-    pub async fn register(&self, name: &str, password: &str) -> Result<(Who, String), Refusal> {
+    /// A new account; with `guest` (the id of the guest asking, from its
+    /// session), that guest becomes the account and keeps its rating and
+    /// history.
+    pub async fn register(
+        &self,
+        name: &str,
+        password: &str,
+        guest: Option<&str>,
+    ) -> Result<(Who, String), Refusal> {
         let name = auth::check_name(name).map_err(bad_auth)?;
         let pw = password.to_string();
         let hash = tokio::task::spawn_blocking(move || auth::hash_password(&pw))
             .await
             .map_err(|_| (RejectCode::Internal, "hashing failed".to_string()))?
             .map_err(bad_auth)?;
-        let id = crate::ids::player_id();
-        self.store
-            .create_account(&id, &name, &hash)
-            .await
-            .map_err(|e| match e {
-                StoreError::NameTaken(_) => (RejectCode::BadSettings, e.to_string()),
-                other => (RejectCode::Internal, other.to_string()),
-            })?;
+        let taken = |e: StoreError| match e {
+            StoreError::NameTaken(_) => (RejectCode::BadSettings, e.to_string()),
+            other => (RejectCode::Internal, other.to_string()),
+        };
+        // A guest keeps its id, and with it its rating and history.
+        let claimed = match guest {
+            Some(id) => self
+                .store
+                .claim_account(id, &name, &hash)
+                .await
+                .map_err(taken)?
+                .then(|| id.to_string()),
+            None => None,
+        };
+        let id = match claimed {
+            Some(id) => id,
+            None => {
+                let id = crate::ids::player_id();
+                self.store
+                    .create_account(&id, &name, &hash)
+                    .await
+                    .map_err(taken)?;
+                id
+            }
+        };
         let token = self.tokens.issue(&id, crate::store::now());
         Ok((Who { player: id, name }, token))
     }

@@ -273,6 +273,32 @@ impl Store {
         }
     }
 
+    /// Turn guest `id` into an account named `name` (its rating and history
+    /// stay with it). `Ok(false)` when `id` is no guest (an account
+    /// already, or unknown).
+    pub async fn claim_account(
+        &self,
+        id: &str,
+        name: &str,
+        hash: &str,
+    ) -> Result<bool, StoreError> {
+        let r = sqlx::query(
+            "UPDATE players SET name = $2, password_hash = $3 WHERE id = $1 AND password_hash IS NULL",
+        )
+        .bind(id)
+        .bind(name)
+        .bind(hash)
+        .execute(&self.pool)
+        .await;
+        match r {
+            Ok(done) => Ok(done.rows_affected() == 1),
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                Err(StoreError::NameTaken(name.to_string()))
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
     /// An account's id and password hash.
     pub async fn account(&self, name: &str) -> Result<Option<(String, String)>, StoreError> {
         let row = sqlx::query(

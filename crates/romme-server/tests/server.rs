@@ -792,6 +792,80 @@ async fn behind_a_trusted_proxy_the_forwarded_client_counts() {
     );
 }
 
+/// POST with a session token (`Authorization: Bearer`).
+async fn http_post_auth(
+    addr: std::net::SocketAddr,
+    path: &str,
+    token: &str,
+    body: Value,
+) -> (u16, Value) {
+    let (status, text) =
+        romme_server::loadtest::http(&addr.to_string(), "POST", path, Some(token), Some(&body))
+            .await
+            .expect("HTTP");
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_who_registers_keeps_its_rating_and_history() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let s = server(&dir, |_| {}).await;
+    let (st, guest) = http_post(s.addr, "/api/guest", json!({"name": "Gast Emil"})).await;
+    assert_eq!(st, 200, "{guest}");
+    let token = guest["token"].as_str().expect("token");
+    // A finished match in the guest's history first.
+    let (mut c, _) = Client::with_token(&url(&s), token).await.expect("hello");
+    let table = create(
+        &mut c,
+        json!({"rules": {"preset": "klassisch"}, "seats": 3, "bot_delay_ms": 0,
+               "claim_seconds": 1, "bots": [null, "heuristic", "heuristic"]}),
+    )
+    .await;
+    join(&mut c, &table).await;
+    ok(&mut c, json!({"type": "sit", "table": table, "seat": 0})).await;
+    ok(&mut c, json!({"type": "start", "table": table})).await;
+    let mut transcript = Vec::new();
+    play_with_hints(&mut c, &table, &mut transcript).await;
+    let me = http_get_auth(s.addr, "/api/me", token).await;
+    assert_eq!(me["player"]["account"], false);
+    let rating = me["player"]["rating"].clone();
+    assert_eq!(me["history"].as_array().map(Vec::len), Some(1), "{me}");
+    // Registering with the guest's session turns the guest into the account.
+    let (st, reg) = http_post_auth(
+        s.addr,
+        "/api/register",
+        token,
+        json!({"name": "Emil", "password": "geheim123"}),
+    )
+    .await;
+    assert_eq!(st, 200, "{reg}");
+    assert_eq!(reg["player"], guest["player"]);
+    let me = http_get_auth(s.addr, "/api/me", reg["token"].as_str().expect("token")).await;
+    assert_eq!(me["player"]["account"], true);
+    assert_eq!(me["player"]["name"], "Emil");
+    assert_eq!(me["player"]["rating"], rating);
+    assert_eq!(me["history"].as_array().map(Vec::len), Some(1), "{me}");
+    // The name is the account's now; an account registering again starts
+    // another account (it is no guest).
+    let (st, login) = http_post(
+        s.addr,
+        "/api/login",
+        json!({"name": "Emil", "password": "geheim123"}),
+    )
+    .await;
+    assert_eq!((st, &login["player"]), (200, &guest["player"]));
+    let (st, other) = http_post_auth(
+        s.addr,
+        "/api/register",
+        reg["token"].as_str().expect("token"),
+        json!({"name": "Emil2", "password": "geheim456"}),
+    )
+    .await;
+    assert_eq!(st, 200, "{other}");
+    assert_ne!(other["player"], guest["player"]);
+    c.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn password_guessing_is_refused_per_address() {
     let dir = tempfile::tempdir().expect("tmp");
