@@ -32,8 +32,13 @@
 //    none is refused. A hinted rearrangement is opened in the sandbox with
 //    its button and played from there.
 //
+// 7. After the patience, its guest opens the player's page, creates an
+//    account (a too short password is stopped first) and keeps its finished
+//    patience in its results; a wrong password is refused in German; it
+//    logs out and in again.
+//
 // Screenshots go to e2e/screenshots/ (lobby, table, joker dialog, score
-// sheet, phone table, sandbox, patience).
+// sheet, phone table, sandbox, patience, account).
 //
 // Usage: node e2e/run.mjs   (ROMME_BIN, CHROMIUM, ROMME_E2E_SEED override
 // the defaults)
@@ -676,7 +681,55 @@ async function patience(browser, addr) {
   if (picked === 0) fail("no placement by clicking a hand's card");
   await page.screenshot({ path: join(shots, "patience-end.png"), fullPage: true });
   console.log(`e2e: koenigs-solo: the patience through the UI in ${turns} turns (${picked} cards picked from a hand, ${dropped} drawn cards taken out); ${status}`);
+  // The guest's finished patience stays with it when it becomes an account.
+  await account(page, "Paula");
   await page.context().close();
+}
+
+// ---------------------------------------------------------------------------
+// Scenario 7: the player's page. A guest with one finished match creates an
+// account and keeps its result; a wrong password is refused in German; the
+// account logs out and in again.
+
+async function account(page, guest) {
+  const name = `${guest} E2E`;
+  await page.click("[data-testid=account-link]");
+  await page.waitForSelector("[data-testid=register-form]");
+  const note = (await page.textContent(".account")) ?? "";
+  if (!note.includes(`Gast „${guest}“`) || !note.includes("0 gewertete Partien")) fail(`the guest's page says ${JSON.stringify(note)}`);
+  const rows = async () => page.$$eval("[data-testid=history] tbody tr", (r) => r.length);
+  if ((await rows()) !== 1) fail(`the guest's page lists ${await rows()} results`);
+  const form = "[data-testid=register-form]";
+  await page.fill(`${form} input[name=username]`, name);
+  await page.fill(`${form} input[name=password]`, "kurz");
+  // The browser's own check (8 characters) stops a short password first.
+  await page.click(`${form} button[type=submit]`);
+  if (await page.$("[data-testid=account-name]")) fail("a short password made an account");
+  await page.fill(`${form} input[name=password]`, "geheim-genug");
+  await page.click(`${form} button[type=submit]`);
+  await page.waitForSelector("[data-testid=account-name]");
+  if ((await page.textContent("[data-testid=account-name]")) !== name) fail("the account has another name");
+  if ((await rows()) !== 1) fail("the guest's result did not come to the account");
+  await page.waitForFunction((n) => document.querySelector("[data-testid=account-link]")?.textContent === n, name);
+  await page.screenshot({ path: join(shots, "account.png"), fullPage: true });
+  // Log out: a new visit; log in again, first with a wrong password.
+  await page.click("button:has-text('Abmelden')");
+  await page.waitForSelector("input[name=nickname]");
+  await page.click("button:has-text('Ich habe schon ein Konto')");
+  const login = "[data-testid=login-form]";
+  await page.fill(`${login} input[name=username]`, name);
+  await page.fill(`${login} input[name=password]`, "falsch-falsch");
+  await page.click(`${login} button[type=submit]`);
+  await page.waitForSelector(`${login} [role=alert]`);
+  const refusal = (await page.textContent(`${login} [role=alert]`)) ?? "";
+  if (refusal !== "Name oder Passwort stimmt nicht.") fail(`a wrong password is refused with ${JSON.stringify(refusal)}`);
+  await page.fill(`${login} input[name=password]`, "geheim-genug");
+  await page.click(`${login} button[type=submit]`);
+  await page.waitForSelector("text=Tisch anlegen");
+  await page.click("[data-testid=account-link]");
+  await page.waitForSelector("[data-testid=account-name]");
+  if ((await rows()) !== 1) fail("after logging in again the result is gone");
+  console.log(`e2e: account: the guest ${guest} became the account "${name}" with its result; a wrong password refused in German; logged out and in again`);
 }
 
 // ---------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import type { ServerMsg } from "./protocol";
 import { toggleLanguage } from "./i18n";
 import { Lobby } from "./Lobby";
 import { TablePage } from "./TablePage";
+import { Account, SessionForm } from "./Account";
 
 type Change = { msg: ServerMsg } | { apply: (s: ClientState) => ClientState };
 
@@ -52,7 +53,12 @@ export function App() {
   }, [conn, named]);
   const ctx: Ctx = { conn, state, update: (apply) => dispatch({ apply }), online };
   if (!named) {
-    return <NamePrompt onName={(name) => ((conn.guestName = name), setNamed(true))} />;
+    return (
+      <NamePrompt
+        onName={(name) => ((conn.guestName = name), setNamed(true))}
+        onToken={(token) => (conn.switchTo(token), setNamed(true))}
+      />
+    );
   }
   return (
     <AppContext.Provider value={ctx}>
@@ -60,7 +66,9 @@ export function App() {
         <Link to="/" className="brand">
           {t("title")}
         </Link>
-        <span className="who">{state.me?.name}</span>
+        <Link to="/me" className="who" title={t("account")} data-testid="account-link">
+          {state.me?.name}
+        </Link>
         <button type="button" className="lang" onClick={toggleLanguage}>
           {t("language")}
         </button>
@@ -70,32 +78,43 @@ export function App() {
         <Routes>
           <Route path="/" element={<Lobby />} />
           <Route path="/t/:id" element={<TablePage />} />
+          <Route path="/me" element={<Account />} />
         </Routes>
       </main>
     </AppContext.Provider>
   );
 }
 
-function NamePrompt({ onName }: { onName: (n: string) => void }) {
+function NamePrompt({ onName, onToken }: { onName: (n: string) => void; onToken: (token: string) => void }) {
   const { t } = useTranslation();
   const [name, setName] = useState("");
+  const [login, setLogin] = useState(false);
   return (
-    <form
-      className="name-prompt"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (name.trim()) onName(name.trim());
-      }}
-    >
+    <div className="name-prompt">
       <h1>{t("title")}</h1>
-      <label>
-        {t("nickname")}
-        <input value={name} onChange={(e) => setName(e.target.value)} maxLength={24} autoFocus name="nickname" />
-      </label>
-      <button type="submit">{t("play")}</button>
+      {login ? (
+        <SessionForm kind="login" initialName="" token={null} onToken={onToken} />
+      ) : (
+        <form
+          className="session-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (name.trim()) onName(name.trim());
+          }}
+        >
+          <label>
+            {t("nickname")}
+            <input value={name} onChange={(e) => setName(e.target.value)} maxLength={24} autoFocus name="nickname" />
+          </label>
+          <button type="submit">{t("play")}</button>
+        </form>
+      )}
+      <button type="button" className="link" onClick={() => setLogin(!login)}>
+        {login ? t("playAsGuest") : t("haveAccount")}
+      </button>
       <button type="button" className="lang" onClick={toggleLanguage}>
         {t("language")}
       </button>
-    </form>
+    </div>
   );
 }

@@ -84,6 +84,18 @@ export class Connection {
     this.ws?.close();
   }
 
+  /** Go on with another session (after registering or logging in): the
+   *  connection closes and comes back with hello for `token`. */
+  switchTo(token: string): void {
+    localStorage.setItem(TOKEN_KEY, token);
+    this.ws?.close();
+  }
+
+  /** Forget the session (logging out). */
+  forget(): void {
+    localStorage.removeItem(TOKEN_KEY);
+  }
+
   subscribe(l: Listener): () => void {
     this.listeners.add(l);
     return () => this.listeners.delete(l);

@@ -736,7 +736,14 @@ impl Actor {
                 (r, p.place)
             })
             .collect();
-        let updated: Vec<(String, f64)> = humans
+        // A match against nobody (the solo patience) is recorded but not
+        // rated: its rating would not move, and it is no rated match.
+        let rated = if summary.placings.len() < 2 {
+            &[][..]
+        } else {
+            &humans[..]
+        };
+        let updated: Vec<(String, f64)> = rated
             .iter()
             .enumerate()
             .map(|(i, (id, place))| {

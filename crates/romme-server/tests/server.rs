@@ -806,6 +806,20 @@ async fn http_post_auth(
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
+/// `GET /api/me` once the player's last match is stored (the table
+/// announces the match's end before it stores the result).
+async fn me_with_a_result(s: &Server, token: &str) -> Value {
+    let mut me = Value::Null;
+    for _ in 0..100 {
+        me = http_get_auth(s.addr, "/api/me", token).await;
+        if me["history"].as_array().is_some_and(|h| !h.is_empty()) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    me
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_guest_who_registers_keeps_its_rating_and_history() {
     let dir = tempfile::tempdir().expect("tmp");
@@ -826,7 +840,7 @@ async fn a_guest_who_registers_keeps_its_rating_and_history() {
     ok(&mut c, json!({"type": "start", "table": table})).await;
     let mut transcript = Vec::new();
     play_with_hints(&mut c, &table, &mut transcript).await;
-    let me = http_get_auth(s.addr, "/api/me", token).await;
+    let me = me_with_a_result(&s, token).await;
     assert_eq!(me["player"]["account"], false);
     let rating = me["player"]["rating"].clone();
     assert_eq!(me["history"].as_array().map(Vec::len), Some(1), "{me}");
@@ -863,6 +877,34 @@ async fn a_guest_who_registers_keeps_its_rating_and_history() {
     .await;
     assert_eq!(st, 200, "{other}");
     assert_ne!(other["player"], guest["player"]);
+    c.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_solo_patience_is_recorded_but_not_rated() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let s = server(&dir, |_| {}).await;
+    let (st, guest) = http_post(s.addr, "/api/guest", json!({"name": "Paula"})).await;
+    assert_eq!(st, 200, "{guest}");
+    let token = guest["token"].as_str().expect("token");
+    let (mut c, _) = Client::with_token(&url(&s), token).await.expect("hello");
+    let table = create(
+        &mut c,
+        json!({"rules": {"preset": "koenigs-solo"}, "seats": 1, "bot_delay_ms": 0, "bots": [null]}),
+    )
+    .await;
+    join(&mut c, &table).await;
+    ok(&mut c, json!({"type": "sit", "table": table, "seat": 0})).await;
+    ok(&mut c, json!({"type": "start", "table": table})).await;
+    let mut transcript = Vec::new();
+    play_with_hints(&mut c, &table, &mut transcript).await;
+    let me = me_with_a_result(&s, token).await;
+    assert_eq!(me["history"].as_array().map(Vec::len), Some(1), "{me}");
+    assert_eq!(
+        me["player"]["matches"], 0,
+        "a patience counted as a rated match: {me}"
+    );
+    assert_eq!(me["player"]["rating"], 1500.0);
     c.close().await;
 }
 
