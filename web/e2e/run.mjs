@@ -699,6 +699,7 @@ async function account(page, guest) {
   if (!note.includes(`Gast „${guest}“`) || !note.includes("0 gewertete Partien")) fail(`the guest's page says ${JSON.stringify(note)}`);
   const rows = async () => page.$$eval("[data-testid=history] tbody tr", (r) => r.length);
   if ((await rows()) !== 1) fail(`the guest's page lists ${await rows()} results`);
+  await page.screenshot({ path: join(shots, "account-guest.png"), fullPage: true });
   const form = "[data-testid=register-form]";
   await page.fill(`${form} input[name=username]`, name);
   await page.fill(`${form} input[name=password]`, "kurz");
