@@ -806,6 +806,24 @@ async fn http_post_auth(
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
+/// A new guest (over HTTP) plays a match at a table of `settings` in seat
+/// 0 by the hints; its connection, the guest answer (player, token) and
+/// `GET /api/me` once the result is stored.
+async fn a_guest_plays_a_match(s: &Server, name: &str, settings: Value) -> (Client, Value, Value) {
+    let (st, guest) = http_post(s.addr, "/api/guest", json!({ "name": name })).await;
+    assert_eq!(st, 200, "{guest}");
+    let token = guest["token"].as_str().expect("token");
+    let (mut c, _) = Client::with_token(&url(s), token).await.expect("hello");
+    let table = create(&mut c, settings).await;
+    join(&mut c, &table).await;
+    ok(&mut c, json!({"type": "sit", "table": table, "seat": 0})).await;
+    ok(&mut c, json!({"type": "start", "table": table})).await;
+    let mut transcript = Vec::new();
+    play_with_hints(&mut c, &table, &mut transcript).await;
+    let me = me_with_a_result(s, token).await;
+    (c, guest, me)
+}
+
 /// `GET /api/me` once the player's last match is stored (the table
 /// announces the match's end before it stores the result).
 async fn me_with_a_result(s: &Server, token: &str) -> Value {
@@ -824,23 +842,11 @@ async fn me_with_a_result(s: &Server, token: &str) -> Value {
 async fn a_guest_who_registers_keeps_its_rating_and_history() {
     let dir = tempfile::tempdir().expect("tmp");
     let s = server(&dir, |_| {}).await;
-    let (st, guest) = http_post(s.addr, "/api/guest", json!({"name": "Gast Emil"})).await;
-    assert_eq!(st, 200, "{guest}");
-    let token = guest["token"].as_str().expect("token");
     // A finished match in the guest's history first.
-    let (mut c, _) = Client::with_token(&url(&s), token).await.expect("hello");
-    let table = create(
-        &mut c,
-        json!({"rules": {"preset": "klassisch"}, "seats": 3, "bot_delay_ms": 0,
-               "claim_seconds": 1, "bots": [null, "heuristic", "heuristic"]}),
-    )
-    .await;
-    join(&mut c, &table).await;
-    ok(&mut c, json!({"type": "sit", "table": table, "seat": 0})).await;
-    ok(&mut c, json!({"type": "start", "table": table})).await;
-    let mut transcript = Vec::new();
-    play_with_hints(&mut c, &table, &mut transcript).await;
-    let me = me_with_a_result(&s, token).await;
+    let settings = json!({"rules": {"preset": "klassisch"}, "seats": 3, "bot_delay_ms": 0,
+                          "claim_seconds": 1, "bots": [null, "heuristic", "heuristic"]});
+    let (c, guest, me) = a_guest_plays_a_match(&s, "Gast Emil", settings).await;
+    let token = guest["token"].as_str().expect("token");
     assert_eq!(me["player"]["account"], false);
     let rating = me["player"]["rating"].clone();
     assert_eq!(me["history"].as_array().map(Vec::len), Some(1), "{me}");
@@ -884,21 +890,9 @@ async fn a_guest_who_registers_keeps_its_rating_and_history() {
 async fn a_solo_patience_is_recorded_but_not_rated() {
     let dir = tempfile::tempdir().expect("tmp");
     let s = server(&dir, |_| {}).await;
-    let (st, guest) = http_post(s.addr, "/api/guest", json!({"name": "Paula"})).await;
-    assert_eq!(st, 200, "{guest}");
-    let token = guest["token"].as_str().expect("token");
-    let (mut c, _) = Client::with_token(&url(&s), token).await.expect("hello");
-    let table = create(
-        &mut c,
-        json!({"rules": {"preset": "koenigs-solo"}, "seats": 1, "bot_delay_ms": 0, "bots": [null]}),
-    )
-    .await;
-    join(&mut c, &table).await;
-    ok(&mut c, json!({"type": "sit", "table": table, "seat": 0})).await;
-    ok(&mut c, json!({"type": "start", "table": table})).await;
-    let mut transcript = Vec::new();
-    play_with_hints(&mut c, &table, &mut transcript).await;
-    let me = me_with_a_result(&s, token).await;
+    let settings =
+        json!({"rules": {"preset": "koenigs-solo"}, "seats": 1, "bot_delay_ms": 0, "bots": [null]});
+    let (c, _, me) = a_guest_plays_a_match(&s, "Paula", settings).await;
     assert_eq!(me["history"].as_array().map(Vec::len), Some(1), "{me}");
     assert_eq!(
         me["player"]["matches"], 0,
