@@ -727,6 +727,9 @@ async function account(page, guest) {
   await page.fill(`${login} input[name=password]`, "geheim-genug");
   await page.click(`${login} button[type=submit]`);
   await page.waitForSelector("text=Tisch anlegen");
+  // A patience is not rated: nobody on the leaderboard yet.
+  await page.waitForSelector("#leaderboard");
+  await page.waitForSelector("text=Noch niemand mit Konto hat eine gewertete Partie gespielt.");
   await page.click("[data-testid=account-link]");
   await page.waitForSelector("[data-testid=account-name]");
   if ((await rows()) !== 1) fail("after logging in again the result is gone");

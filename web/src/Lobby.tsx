@@ -10,6 +10,7 @@ import type { LobbyEntry, RulesInfo } from "./protocol";
 import { SECTION_LABELS, knobLabel } from "./knobLabels";
 import { tableTitle } from "./rulesText";
 import { knobList, knobSections, knobWidget, overridesToml, type Knob } from "./knobs";
+import { Leaderboard } from "./Leaderboard";
 
 interface Preset {
   name: string;
@@ -263,6 +264,7 @@ export function Lobby() {
           {t("create")}
         </button>
       </section>
+      <Leaderboard me={state.me?.name ?? null} />
     </div>
   );
 }

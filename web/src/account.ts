@@ -1,7 +1,8 @@
 // Accounts over HTTP (PROTOCOL.md, "Connecting"): registering — a guest
 // that sends its session becomes the account and keeps its rating and
-// results —, logging in, and the player's rating and last results
-// (`GET /api/me`). The server's refusals in the player's language.
+// results —, logging in, the player's rating and last results
+// (`GET /api/me`) and the leaderboard. The server's refusals in the
+// player's language.
 
 /** The player as `GET /api/me` describes it. */
 export interface Me {
@@ -31,6 +32,24 @@ export async function session(
     return { error: typeof body.error === "string" ? body.error : `HTTP ${r.status}` };
   } catch {
     return { error: "the server cannot be reached" };
+  }
+}
+
+/** A line of the leaderboard. */
+export interface Standing {
+  name: string;
+  rating: number;
+  matches: number;
+}
+
+/** The best-rated accounts, best first (empty when the server cannot be
+ *  reached). */
+export async function fetchLeaderboard(): Promise<Standing[]> {
+  try {
+    const r = await fetch("/api/leaderboard");
+    return r.ok ? ((await r.json()) as Standing[]) : [];
+  } catch {
+    return [];
   }
 }
 

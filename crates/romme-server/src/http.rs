@@ -1,6 +1,7 @@
-//! HTTP routes: health, version, metrics, accounts and sessions, the lobby
-//! list, finished match records, the WebSocket upgrade (origin check,
-//! per-IP limit, frame limit) and the web client's static files.
+//! HTTP routes: health, version, metrics, accounts and sessions, the
+//! leaderboard, the lobby list, finished match records, the WebSocket
+//! upgrade (origin check, per-IP limit, frame limit) and the web client's
+//! static files.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
@@ -68,6 +69,7 @@ pub fn router(app: App) -> Router {
         .route("/api/register", post(register))
         .route("/api/login", post(login))
         .route("/api/me", get(me))
+        .route("/api/leaderboard", get(leaderboard))
         .route("/api/tables", get(tables))
         .route("/api/presets", get(presets))
         .route("/api/tables/{id}/matches/{n}/record", get(record));
@@ -320,6 +322,23 @@ async fn me(State(app): State<App>, headers: HeaderMap) -> Response {
         _ => error(StatusCode::INTERNAL_SERVER_ERROR, "cannot read the player"),
     }
 }
+
+/// The best-rated accounts (name, rating, rated matches; no ids).
+async fn leaderboard(State(app): State<App>) -> Response {
+    match app.hub.store.leaderboard(LEADERBOARD_SIZE).await {
+        Ok(rows) => {
+            let list: Vec<serde_json::Value> = rows
+                .iter()
+                .map(|p| serde_json::json!({ "name": p.name, "rating": p.rating, "matches": p.matches }))
+                .collect();
+            Json(list).into_response()
+        }
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+    }
+}
+
+/// Accounts on the leaderboard.
+const LEADERBOARD_SIZE: i64 = 20;
 
 async fn tables(State(app): State<App>) -> Response {
     Json(app.hub.lobby().await).into_response()

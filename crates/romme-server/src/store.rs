@@ -321,16 +321,7 @@ impl Store {
         .bind(id)
         .fetch_optional(&self.pool)
         .await?;
-        Ok(match row {
-            Some(r) => Some(PlayerRow {
-                id: r.try_get(0)?,
-                name: r.try_get(1)?,
-                account: r.try_get::<Option<String>, _>(2)?.is_some(),
-                rating: r.try_get(3)?,
-                matches: r.try_get(4)?,
-            }),
-            None => None,
-        })
+        row.as_ref().map(player_row).transpose()
     }
 
     /// A player's last finished matches, newest first.
@@ -515,11 +506,36 @@ impl Store {
         Ok(())
     }
 
+    /// The accounts with the highest ratings among those with at least one
+    /// rated match, best first (ties: more matches, then the name).
+    pub async fn leaderboard(&self, limit: i64) -> Result<Vec<PlayerRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, name, password_hash, rating, matches FROM players \
+             WHERE password_hash IS NOT NULL AND matches > 0 \
+             ORDER BY rating DESC, matches DESC, name ASC LIMIT $1",
+        )
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(player_row).collect()
+    }
+
     /// Answers `SELECT 1` (health check).
     pub async fn ping(&self) -> Result<(), StoreError> {
         sqlx::query("SELECT 1").execute(&self.pool).await?;
         Ok(())
     }
+}
+
+/// A player from a row of `id, name, password_hash, rating, matches`.
+fn player_row(r: &sqlx::any::AnyRow) -> Result<PlayerRow, StoreError> {
+    Ok(PlayerRow {
+        id: r.try_get(0)?,
+        name: r.try_get(1)?,
+        account: r.try_get::<Option<String>, _>(2)?.is_some(),
+        rating: r.try_get(3)?,
+        matches: r.try_get(4)?,
+    })
 }
 
 async fn writer(pool: AnyPool, mut rx: mpsc::Receiver<WriteRequest>) {

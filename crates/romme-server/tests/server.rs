@@ -848,6 +848,10 @@ async fn a_guest_who_registers_keeps_its_rating_and_history() {
     let (c, guest, me) = a_guest_plays_a_match(&s, "Gast Emil", settings).await;
     let token = guest["token"].as_str().expect("token");
     assert_eq!(me["player"]["account"], false);
+    // Guests are not on the leaderboard.
+    let board: Value =
+        serde_json::from_str(&http_get(s.addr, "/api/leaderboard").await).expect("json");
+    assert_eq!(board, json!([]));
     let rating = me["player"]["rating"].clone();
     assert_eq!(me["history"].as_array().map(Vec::len), Some(1), "{me}");
     // Registering with the guest's session turns the guest into the account.
@@ -865,6 +869,13 @@ async fn a_guest_who_registers_keeps_its_rating_and_history() {
     assert_eq!(me["player"]["name"], "Emil");
     assert_eq!(me["player"]["rating"], rating);
     assert_eq!(me["history"].as_array().map(Vec::len), Some(1), "{me}");
+    // The account with its rated match is on the leaderboard (no ids).
+    let board: Value =
+        serde_json::from_str(&http_get(s.addr, "/api/leaderboard").await).expect("json");
+    assert_eq!(
+        board,
+        json!([{"name": "Emil", "rating": rating, "matches": 1}])
+    );
     // The name is the account's now; an account registering again starts
     // another account (it is no guest).
     let (st, login) = http_post(
