@@ -34,8 +34,10 @@
 //
 // 7. After the patience, its guest opens the player's page, creates an
 //    account (a too short password is stopped first) and keeps its finished
-//    patience in its results; a wrong password is refused in German; it
-//    logs out and in again.
+//    patience in its results; it changes the password (a wrong old one is
+//    refused first); a wrong password is refused in German; it logs out and
+//    in again with the new password; the lobby's leaderboard is empty (a
+//    patience is not rated).
 //
 // Screenshots go to e2e/screenshots/ (lobby, table, joker dialog, score
 // sheet, phone table, sandbox, patience, account).
@@ -712,6 +714,17 @@ async function account(page, guest) {
   if ((await page.textContent("[data-testid=account-name]")) !== name) fail("the account has another name");
   if ((await rows()) !== 1) fail("the guest's result did not come to the account");
   await page.waitForFunction((n) => document.querySelector("[data-testid=account-link]")?.textContent === n, name);
+  // A new password, first refused with a wrong old one.
+  await page.click("summary:has-text('Passwort ändern')");
+  const pw = "[data-testid=password-form]";
+  await page.fill(`${pw} input[name=old-password]`, "nicht-das-alte");
+  await page.fill(`${pw} input[name=new-password]`, "noch-geheimer");
+  await page.click(`${pw} button[type=submit]`);
+  await page.waitForSelector(`${pw} [role=alert]`);
+  await page.fill(`${pw} input[name=old-password]`, "geheim-genug");
+  await page.fill(`${pw} input[name=new-password]`, "noch-geheimer");
+  await page.click(`${pw} button[type=submit]`);
+  await page.waitForSelector(`${pw} [role=status]:has-text('Das Passwort ist geändert.')`);
   await page.screenshot({ path: join(shots, "account.png"), fullPage: true });
   // Log out: a new visit; log in again, first with a wrong password.
   await page.click("button:has-text('Abmelden')");
@@ -724,7 +737,7 @@ async function account(page, guest) {
   await page.waitForSelector(`${login} [role=alert]`);
   const refusal = (await page.textContent(`${login} [role=alert]`)) ?? "";
   if (refusal !== "Name oder Passwort stimmt nicht.") fail(`a wrong password is refused with ${JSON.stringify(refusal)}`);
-  await page.fill(`${login} input[name=password]`, "geheim-genug");
+  await page.fill(`${login} input[name=password]`, "noch-geheimer");
   await page.click(`${login} button[type=submit]`);
   await page.waitForSelector("text=Tisch anlegen");
   // A patience is not rated: nobody on the leaderboard yet.
@@ -733,7 +746,7 @@ async function account(page, guest) {
   await page.click("[data-testid=account-link]");
   await page.waitForSelector("[data-testid=account-name]");
   if ((await rows()) !== 1) fail("after logging in again the result is gone");
-  console.log(`e2e: account: the guest ${guest} became the account "${name}" with its result; a wrong password refused in German; logged out and in again`);
+  console.log(`e2e: account: the guest ${guest} became the account "${name}" with its result; password changed; a wrong password refused in German; logged out and in again`);
 }
 
 // ---------------------------------------------------------------------------

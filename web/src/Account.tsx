@@ -6,7 +6,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { Link } from "react-router-dom";
 import { useTranslation } from "react-i18next";
 import { useApp } from "./App";
-import { accountError, fetchMe, resultDate, session, type Me } from "./account";
+import { accountError, changePassword, fetchMe, resultDate, session, type Me } from "./account";
 
 export function Account() {
   const { t, i18n } = useTranslation();
@@ -35,6 +35,7 @@ export function Account() {
             {t("rating")}: <strong data-testid="account-rating">{Math.round(p.rating)}</strong> ·{" "}
             {t("ratedMatches", { count: p.matches })}
           </p>
+          <PasswordForm token={conn.token} />
           <button
             type="button"
             onClick={() => {
@@ -158,5 +159,61 @@ export function SessionForm({
         {kind === "register" ? t("createAccount") : t("login")}
       </button>
     </form>
+  );
+}
+
+/** A new password for the account: the old one, the new one. */
+function PasswordForm({ token }: { token: string | null }) {
+  const { t, i18n } = useTranslation();
+  const [old, setOld] = useState("");
+  const [next, setNext] = useState("");
+  const [said, setSaid] = useState<{ ok: boolean; text: string } | null>(null);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!token) return;
+    const refusal = await changePassword(token, old, next);
+    if (refusal) {
+      setSaid({ ok: false, text: accountError(refusal, i18n.language) });
+      return;
+    }
+    setOld("");
+    setNext("");
+    setSaid({ ok: true, text: t("passwordChanged") });
+  };
+  return (
+    <details className="session-form">
+      <summary>{t("changePassword")}</summary>
+      <form className="session-form" data-testid="password-form" onSubmit={(e) => void submit(e)}>
+        <label>
+          {t("oldPassword")}
+          <input
+            type="password"
+            value={old}
+            onChange={(e) => setOld(e.target.value)}
+            name="old-password"
+            autoComplete="current-password"
+            required
+          />
+        </label>
+        <label>
+          {t("newPassword")}
+          <input
+            type="password"
+            value={next}
+            onChange={(e) => setNext(e.target.value)}
+            name="new-password"
+            autoComplete="new-password"
+            minLength={8}
+            required
+          />
+        </label>
+        {said && (
+          <p className={said.ok ? "ok" : "error"} role={said.ok ? "status" : "alert"}>
+            {said.text}
+          </p>
+        )}
+        <button type="submit">{t("changePassword")}</button>
+      </form>
+    </details>
   );
 }

@@ -53,6 +53,23 @@ export async function fetchLeaderboard(): Promise<Standing[]> {
   }
 }
 
+/** A new password for the account behind `token` (`old` is its password
+ *  now): null when changed, else why not. */
+export async function changePassword(token: string, old: string, next: string): Promise<string | null> {
+  try {
+    const r = await fetch("/api/password", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ old, new: next }),
+    });
+    if (r.ok) return null;
+    const body = (await r.json()) as Record<string, unknown>;
+    return typeof body.error === "string" ? body.error : `HTTP ${r.status}`;
+  } catch {
+    return "the server cannot be reached";
+  }
+}
+
 /** The player behind `token`, or null. */
 export async function fetchMe(token: string): Promise<Me | null> {
   try {
@@ -73,6 +90,8 @@ const GERMAN: [RegExp, (m: RegExpMatchArray) => string][] = [
     (m) => `Zu viele Fehlversuche von dieser Adresse – bitte in ${m[1]} Minuten noch einmal.`,
   ],
   [/^the server cannot be reached$/, () => "Der Server ist nicht erreichbar."],
+  [/^a guest has no password/, () => "Ein Gast hat kein Passwort – leg zuerst ein Konto an."],
+  [/^no session$|^the session token/, () => "Die Anmeldung ist abgelaufen – bitte neu anmelden."],
 ];
 
 /** A refusal of the account endpoints in `lang` (German by pattern; English

@@ -68,6 +68,7 @@ pub fn router(app: App) -> Router {
         .route("/api/guest", post(guest))
         .route("/api/register", post(register))
         .route("/api/login", post(login))
+        .route("/api/password", post(password))
         .route("/api/me", get(me))
         .route("/api/leaderboard", get(leaderboard))
         .route("/api/tables", get(tables))
@@ -288,11 +289,7 @@ async fn login(
 ) -> Response {
     let client = forwarded::client(addr.ip(), &headers, &app.config.trusted_proxies);
     if let Err(wait) = app.logins.check(client.ip, std::time::Instant::now()) {
-        let minutes = wait.as_secs().div_ceil(60).max(1);
-        return error(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!("too many failed logins from this address; try again in {minutes} min"),
-        );
+        return too_many_failures(wait);
     }
     match app.hub.login(&body.name, &body.password).await {
         Ok((who, token)) => session_response(who, token, &client),
@@ -303,6 +300,48 @@ async fn login(
             refusal(r)
         }
     }
+}
+
+#[derive(Deserialize)]
+struct PasswordBody {
+    old: String,
+    new: String,
+}
+
+/// A new password for the account of the session; a wrong old password
+/// counts as a failed login of the client's address.
+async fn password(
+    State(app): State<App>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Json(body): Json<PasswordBody>,
+) -> Response {
+    let client = forwarded::client(addr.ip(), &headers, &app.config.trusted_proxies);
+    let Some(t) = token(&headers) else {
+        return error(StatusCode::UNAUTHORIZED, "no session");
+    };
+    if let Err(wait) = app.logins.check(client.ip, std::time::Instant::now()) {
+        return too_many_failures(wait);
+    }
+    match app.hub.change_password(&t, &body.old, &body.new).await {
+        Ok(()) => Json(serde_json::json!({ "changed": true })).into_response(),
+        Err(r) => {
+            // A wrong old password (or session), not a weak new one.
+            if r.0 == RejectCode::Unauthenticated {
+                app.logins.failed(client.ip, std::time::Instant::now());
+            }
+            refusal(r)
+        }
+    }
+}
+
+/// The answer while an address has used up its failed logins.
+fn too_many_failures(wait: std::time::Duration) -> Response {
+    let minutes = wait.as_secs().div_ceil(60).max(1);
+    error(
+        StatusCode::TOO_MANY_REQUESTS,
+        format!("too many failed logins from this address; try again in {minutes} min"),
+    )
 }
 
 async fn me(State(app): State<App>, headers: HeaderMap) -> Response {

@@ -194,6 +194,37 @@ impl Hub {
         Ok((Who { player: id, name }, token))
     }
 
+    /// Change the password of the account behind `token`: `old` must be
+    /// its password now. Sessions already issued stay valid.
+    pub async fn change_password(&self, token: &str, old: &str, new: &str) -> Result<(), Refusal> {
+        let who = self.session(token).await?;
+        let Some((id, hash)) = self
+            .store
+            .account(&who.name)
+            .await
+            .map_err(|e| (RejectCode::Internal, e.to_string()))?
+            .filter(|(id, _)| *id == who.player)
+        else {
+            return Err((
+                RejectCode::BadSettings,
+                "a guest has no password; create an account first".into(),
+            ));
+        };
+        let (old, new) = (old.to_string(), new.to_string());
+        let hash = tokio::task::spawn_blocking(move || {
+            auth::verify_password(&old, &hash)?;
+            auth::hash_password(&new)
+        })
+        .await
+        .map_err(|_| (RejectCode::Internal, "checking failed".to_string()))?
+        .map_err(bad_auth)?;
+        match self.store.set_password(&id, &hash).await {
+            Ok(true) => Ok(()),
+            Ok(false) => Err((RejectCode::Internal, "the account is gone".into())),
+            Err(e) => Err((RejectCode::Internal, e.to_string())),
+        }
+    }
+
     /// Log in to an account.
     pub async fn login(&self, name: &str, password: &str) -> Result<(Who, String), Refusal> {
         let name = auth::check_name(name).map_err(bad_auth)?;

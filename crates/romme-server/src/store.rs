@@ -299,6 +299,18 @@ impl Store {
         }
     }
 
+    /// A new password hash for account `id`; false when `id` is no account.
+    pub async fn set_password(&self, id: &str, hash: &str) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE players SET password_hash = $2 WHERE id = $1 AND password_hash IS NOT NULL",
+        )
+        .bind(id)
+        .bind(hash)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// An account's id and password hash.
     pub async fn account(&self, name: &str) -> Result<Option<(String, String)>, StoreError> {
         let row = sqlx::query(

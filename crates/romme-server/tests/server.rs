@@ -876,12 +876,59 @@ async fn a_guest_who_registers_keeps_its_rating_and_history() {
         board,
         json!([{"name": "Emil", "rating": rating, "matches": 1}])
     );
+    // The password changes with the old one, not without it.
+    let account_token = reg["token"].as_str().expect("token");
+    let (st, wrong) = http_post_auth(
+        s.addr,
+        "/api/password",
+        account_token,
+        json!({"old": "falsch123", "new": "neu-geheim"}),
+    )
+    .await;
+    assert_eq!(st, 401, "{wrong}");
+    let (st, weak) = http_post_auth(
+        s.addr,
+        "/api/password",
+        account_token,
+        json!({"old": "geheim123", "new": "kurz"}),
+    )
+    .await;
+    assert_eq!(st, 400, "{weak}");
+    let (st, changed) = http_post_auth(
+        s.addr,
+        "/api/password",
+        account_token,
+        json!({"old": "geheim123", "new": "neu-geheim"}),
+    )
+    .await;
+    assert_eq!(st, 200, "{changed}");
+    let (st, _) = http_post(
+        s.addr,
+        "/api/login",
+        json!({"name": "Emil", "password": "geheim123"}),
+    )
+    .await;
+    assert_eq!(st, 401, "the old password still works");
+    let (_, other_guest) = http_post(s.addr, "/api/guest", json!({"name": "Gast"})).await;
+    let (st, guest_pw) = http_post_auth(
+        s.addr,
+        "/api/password",
+        other_guest["token"].as_str().expect("token"),
+        json!({"old": "x", "new": "neu-geheim"}),
+    )
+    .await;
+    assert_eq!(st, 400, "{guest_pw}");
+    assert!(
+        guest_pw["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("guest"))
+    );
     // The name is the account's now; an account registering again starts
     // another account (it is no guest).
     let (st, login) = http_post(
         s.addr,
         "/api/login",
-        json!({"name": "Emil", "password": "geheim123"}),
+        json!({"name": "Emil", "password": "neu-geheim"}),
     )
     .await;
     assert_eq!((st, &login["player"]), (200, &guest["player"]));
