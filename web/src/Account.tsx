@@ -62,30 +62,32 @@ export function Account() {
       {me.history.length === 0 ? (
         <p>{t("noMatchesYet")}</p>
       ) : (
-        <table className="history" data-testid="history">
-          <thead>
-            <tr>
-              <th>{t("date")}</th>
-              <th>{t("table")}</th>
-              <th>{t("place")}</th>
-              <th>{t("points")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {me.history.map((h) => (
-              <tr key={`${h.table}-${h.match_no}`}>
-                <td>{resultDate(h.finished_at, i18n.language)}</td>
-                <td>
-                  <Link to={`/t/${h.table}`}>
-                    {h.table} · {t("matchNo", { n: h.match_no })}
-                  </Link>
-                </td>
-                <td>{h.place > 0 ? h.place : t("noPlace")}</td>
-                <td>{h.points}</td>
+        <div className="scroll">
+          <table className="history" data-testid="history">
+            <thead>
+              <tr>
+                <th>{t("date")}</th>
+                <th>{t("table")}</th>
+                <th>{t("place")}</th>
+                <th>{t("points")}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {me.history.map((h) => (
+                <tr key={`${h.table}-${h.match_no}`}>
+                  <td>{resultDate(h.finished_at, i18n.language)}</td>
+                  <td>
+                    <Link to={`/t/${h.table}`}>
+                      {h.table} · {t("matchNo", { n: h.match_no })}
+                    </Link>
+                  </td>
+                  <td>{h.place > 0 ? h.place : t("noPlace")}</td>
+                  <td>{h.points}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );
