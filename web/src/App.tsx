@@ -1,5 +1,6 @@
 // The application shell: the connection, the state reducer, the language
-// switch and the two pages (lobby, table).
+// switch, the name prompt (or the login) of a first visit, and the pages
+// (lobby, table, the player's page).
 
 import { createContext, useContext, useEffect, useMemo, useReducer, useState } from "react";
 import { Route, Routes, Link } from "react-router-dom";
