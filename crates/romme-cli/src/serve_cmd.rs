@@ -163,6 +163,9 @@ pub fn backup(args: &BackupArgs, out: &mut String) -> anyhow::Result<ExitCode> {
             anyhow::bail!("no database at {file} (--database-url names the server's)");
         }
     }
+    if let Some(dir) = args.file.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async {
         let store = romme_server::store::Store::connect(&args.database_url)

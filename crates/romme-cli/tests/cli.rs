@@ -724,7 +724,7 @@ fn serve_stops_on_sigterm_and_its_database_backs_up() {
         "{rest:?}"
     );
     // A copy of the server's database, never over an existing file.
-    let copy = dir.path().join("copy.db");
+    let copy = dir.path().join("backups").join("copy.db");
     let copy_arg = copy.to_string_lossy().into_owned();
     let o = romme(&["backup", &copy_arg, "--database-url", &db]);
     assert!(o.status.success(), "{}", stderr(&o));
