@@ -160,4 +160,43 @@ mod tests {
         assert_eq!(c.ip, ip("127.0.0.1"));
         assert!(!c.https && c.forwarded_host.is_none());
     }
+
+    proptest::proptest! {
+        /// Whatever the headers say: nothing is believed from an untrusted
+        /// peer; the client is the peer or an address of X-Forwarded-For,
+        /// never one written left of an address no trusted proxy vouches for
+        /// (a client could have written it); and the address the proxy
+        /// itself appended is the client when it is no proxy.
+        #[test]
+        fn the_client_is_never_further_left_than_the_last_untrusted_hop(
+            hops in proptest::collection::vec(0usize..6, 0..6),
+            peer_trusted in proptest::prelude::any::<bool>(),
+        ) {
+            // 0-1: trusted proxies, 2-4: clients, 5: garbage.
+            let words = ["10.1.1.1", "10.1.1.2", "198.51.100.1", "198.51.100.2", "[2001:db8::1]:80", "garbage"];
+            let trusted = [ip("10.1.1.1"), ip("10.1.1.2"), ip("127.0.0.1")];
+            let peer = if peer_trusted { ip("127.0.0.1") } else { ip("203.0.113.9") };
+            let list: Vec<&str> = hops.iter().map(|&h| words[h]).collect();
+            let h = headers(&[("x-forwarded-for", &list.join(", "))]);
+            let c = client(peer, &h, &trusted).ip;
+            let parsed: Vec<Option<IpAddr>> = list.iter().map(|w| parse_hop(w)).collect();
+            if !peer_trusted {
+                proptest::prop_assert_eq!(c, peer);
+            }
+            let at = parsed.iter().rposition(|a| *a == Some(c));
+            proptest::prop_assert!(c == peer || at.is_some());
+            let untrusted = parsed
+                .iter()
+                .rposition(|a| a.is_some_and(|a| !trusted.contains(&a)));
+            if let (Some(u), Some(a)) = (untrusted, at) {
+                proptest::prop_assert!(a >= u || c == peer, "{list:?} gave {c}");
+            }
+            if peer_trusted
+                && let Some(Some(last)) = parsed.last()
+                && !trusted.contains(last)
+            {
+                proptest::prop_assert_eq!(c, *last);
+            }
+        }
+    }
 }
