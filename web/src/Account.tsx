@@ -35,7 +35,7 @@ export function Account() {
             {t("rating")}: <strong data-testid="account-rating">{Math.round(p.rating)}</strong> ·{" "}
             {t("ratedMatches", { count: p.matches })}
           </p>
-          <PasswordForm token={conn.token} />
+          <PasswordForm token={conn.token} onToken={(tok) => conn.switchTo(tok)} />
           <button
             type="button"
             onClick={() => {
@@ -164,8 +164,9 @@ export function SessionForm({
   );
 }
 
-/** A new password for the account: the old one, the new one. */
-function PasswordForm({ token }: { token: string | null }) {
+/** A new password for the account: the old one, the new one. The other
+ *  devices' sessions end; `onToken` gets this one's new session. */
+function PasswordForm({ token, onToken }: { token: string | null; onToken: (token: string) => void }) {
   const { t, i18n } = useTranslation();
   const [old, setOld] = useState("");
   const [next, setNext] = useState("");
@@ -173,14 +174,15 @@ function PasswordForm({ token }: { token: string | null }) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!token) return;
-    const refusal = await changePassword(token, old, next);
-    if (refusal) {
-      setSaid({ ok: false, text: accountError(refusal, i18n.language) });
+    const answer = await changePassword(token, old, next);
+    if ("error" in answer) {
+      setSaid({ ok: false, text: accountError(answer.error, i18n.language) });
       return;
     }
     setOld("");
     setNext("");
     setSaid({ ok: true, text: t("passwordChanged") });
+    onToken(answer.token);
   };
   return (
     <details className="session-form">

@@ -54,19 +54,20 @@ export async function fetchLeaderboard(): Promise<Standing[]> {
 }
 
 /** A new password for the account behind `token` (`old` is its password
- *  now): null when changed, else why not. */
-export async function changePassword(token: string, old: string, next: string): Promise<string | null> {
+ *  now). The change ends every session issued before it, so the answer
+ *  carries the new session: `{ token }`, or why not. */
+export async function changePassword(token: string, old: string, next: string): Promise<{ token: string } | { error: string }> {
   try {
     const r = await fetch("/api/password", {
       method: "POST",
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
       body: JSON.stringify({ old, new: next }),
     });
-    if (r.ok) return null;
     const body = (await r.json()) as Record<string, unknown>;
-    return typeof body.error === "string" ? body.error : `HTTP ${r.status}`;
+    if (r.ok && typeof body.token === "string") return { token: body.token };
+    return { error: typeof body.error === "string" ? body.error : `HTTP ${r.status}` };
   } catch {
-    return "the server cannot be reached";
+    return { error: "the server cannot be reached" };
   }
 }
 

@@ -63,6 +63,11 @@ impl Tokens {
 
     /// The player a token belongs to.
     pub fn check(&self, token: &str, now: i64) -> Result<String, AuthError> {
+        self.check_issued(token, now).map(|(player, _)| player)
+    }
+
+    /// The player a token belongs to, and when it was issued (seconds).
+    pub fn check_issued(&self, token: &str, now: i64) -> Result<(String, i64), AuthError> {
         let (payload, sig) = token.rsplit_once('.').ok_or(AuthError::BadToken)?;
         let sig = URL_SAFE_NO_PAD
             .decode(sig)
@@ -75,7 +80,7 @@ impl Tokens {
         if expiry < now {
             return Err(AuthError::Expired);
         }
-        Ok(player.to_string())
+        Ok((player.to_string(), expiry - TOKEN_DAYS * 86_400))
     }
 }
 

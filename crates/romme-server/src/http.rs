@@ -227,16 +227,21 @@ struct AccountBody {
 /// The session's answer and cookie; `Secure` (sent only over https) when
 /// the client came over https through a trusted proxy.
 fn session_response(who: Who, token: String, client: &Client) -> Response {
-    let cookie = format!(
-        "romme_session={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{}",
-        crate::auth::TOKEN_DAYS * 86_400,
-        if client.https { "; Secure" } else { "" }
-    );
+    let cookie = session_cookie(&token, client);
     (
         [(header::SET_COOKIE, cookie)],
         Json(serde_json::json!({ "player": who.player, "name": who.name, "token": token })),
     )
         .into_response()
+}
+
+/// The `romme_session` cookie for `token`.
+fn session_cookie(token: &str, client: &Client) -> String {
+    format!(
+        "romme_session={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{}",
+        crate::auth::TOKEN_DAYS * 86_400,
+        if client.https { "; Secure" } else { "" }
+    )
 }
 
 fn refusal(r: (RejectCode, String)) -> Response {
@@ -324,7 +329,14 @@ async fn password(
         return too_many_failures(wait);
     }
     match app.hub.change_password(&t, &body.old, &body.new).await {
-        Ok(()) => Json(serde_json::json!({ "changed": true })).into_response(),
+        Ok(token) => {
+            let cookie = session_cookie(&token, &client);
+            (
+                [(header::SET_COOKIE, cookie)],
+                Json(serde_json::json!({ "changed": true, "token": token })),
+            )
+                .into_response()
+        }
         Err(r) => {
             // A wrong old password (or session), not a weak new one.
             if r.0 == RejectCode::Unauthenticated {

@@ -195,8 +195,15 @@ impl Hub {
     }
 
     /// Change the password of the account behind `token`: `old` must be
-    /// its password now. Sessions already issued stay valid.
-    pub async fn change_password(&self, token: &str, old: &str, new: &str) -> Result<(), Refusal> {
+    /// its password now. Every session issued before ends (the other
+    /// devices are logged out); the answer is a new session for the one
+    /// asking.
+    pub async fn change_password(
+        &self,
+        token: &str,
+        old: &str,
+        new: &str,
+    ) -> Result<String, Refusal> {
         let who = self.session(token).await?;
         let Some((id, hash)) = self
             .store
@@ -218,8 +225,11 @@ impl Hub {
         .await
         .map_err(|_| (RejectCode::Internal, "checking failed".to_string()))?
         .map_err(bad_auth)?;
-        match self.store.set_password(&id, &hash).await {
-            Ok(true) => Ok(()),
+        // Tokens count whole seconds: every one issued up to this second
+        // ends, the new one counts from the next.
+        let from = crate::store::now() + 1;
+        match self.store.set_password(&id, &hash, from).await {
+            Ok(true) => Ok(self.tokens.issue(&id, from)),
             Ok(false) => Err((RejectCode::Internal, "the account is gone".into())),
             Err(e) => Err((RejectCode::Internal, e.to_string())),
         }
@@ -247,10 +257,16 @@ impl Hub {
 
     /// The player a session token belongs to.
     pub async fn session(&self, token: &str) -> Result<Who, Refusal> {
-        let id = self
+        let (id, issued) = self
             .tokens
-            .check(token, crate::store::now())
+            .check_issued(token, crate::store::now())
             .map_err(bad_auth)?;
+        // A password change ends the sessions issued before it.
+        match self.store.sessions_from(&id).await {
+            Ok(Some(from)) if issued < from => return Err(bad_auth(AuthError::Expired)),
+            Ok(_) => {}
+            Err(e) => return Err((RejectCode::Internal, e.to_string())),
+        }
         match self.store.player(&id).await {
             Ok(Some(p)) => Ok(Who {
                 player: p.id,

@@ -299,16 +299,38 @@ impl Store {
         }
     }
 
-    /// A new password hash for account `id`; false when `id` is no account.
-    pub async fn set_password(&self, id: &str, hash: &str) -> Result<bool, StoreError> {
+    /// A new password hash for account `id`, and sessions issued before
+    /// `sessions_from` (seconds) no longer valid; false when `id` is no
+    /// account.
+    pub async fn set_password(
+        &self,
+        id: &str,
+        hash: &str,
+        sessions_from: i64,
+    ) -> Result<bool, StoreError> {
         let done = sqlx::query(
-            "UPDATE players SET password_hash = $2 WHERE id = $1 AND password_hash IS NOT NULL",
+            "UPDATE players SET password_hash = $2, sessions_from = $3 \
+             WHERE id = $1 AND password_hash IS NOT NULL",
         )
         .bind(id)
         .bind(hash)
+        .bind(sessions_from)
         .execute(&self.pool)
         .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    /// From when on a player's sessions are valid (seconds; 0 for all), or
+    /// `None` for an unknown player.
+    pub async fn sessions_from(&self, id: &str) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query("SELECT sessions_from FROM players WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some(r.try_get(0)?),
+            None => None,
+        })
     }
 
     /// An account's id and password hash.

@@ -909,6 +909,22 @@ async fn a_guest_who_registers_keeps_its_rating_and_history() {
     )
     .await;
     assert_eq!(st, 401, "the old password still works");
+    // The change ends the sessions issued before it; the answer's goes on.
+    let (st, _) = romme_server::loadtest::http(
+        &s.addr.to_string(),
+        "GET",
+        "/api/me",
+        Some(account_token),
+        None,
+    )
+    .await
+    .expect("HTTP");
+    assert_eq!(st, 401, "a session from before the change still works");
+    let fresh = changed["token"].as_str().expect("a new session");
+    assert_eq!(
+        http_get_auth(s.addr, "/api/me", fresh).await["player"]["name"],
+        "Emil"
+    );
     let (_, other_guest) = http_post(s.addr, "/api/guest", json!({"name": "Gast"})).await;
     let (st, guest_pw) = http_post_auth(
         s.addr,
@@ -935,7 +951,7 @@ async fn a_guest_who_registers_keeps_its_rating_and_history() {
     let (st, other) = http_post_auth(
         s.addr,
         "/api/register",
-        reg["token"].as_str().expect("token"),
+        fresh,
         json!({"name": "Emil2", "password": "geheim456"}),
     )
     .await;
