@@ -190,8 +190,21 @@ impl Hub {
                 id
             }
         };
-        let token = self.tokens.issue(&id, crate::store::now());
+        let token = self.issue_for(&id).await?;
         Ok((Who { player: id, name }, token))
+    }
+
+    /// A new session for player `id`, counted from now, or from when its
+    /// sessions are valid if that is later (a password change in this
+    /// second: tokens count whole seconds, see `change_password`).
+    async fn issue_for(&self, id: &str) -> Result<String, Refusal> {
+        let from = self
+            .store
+            .sessions_from(id)
+            .await
+            .map_err(|e| (RejectCode::Internal, e.to_string()))?
+            .unwrap_or(0);
+        Ok(self.tokens.issue(id, crate::store::now().max(from)))
     }
 
     /// Change the password of the account behind `token`: `old` must be
@@ -251,7 +264,7 @@ impl Hub {
             .await
             .map_err(|_| (RejectCode::Internal, "checking failed".to_string()))?
             .map_err(bad_auth)?;
-        let token = self.tokens.issue(&id, crate::store::now());
+        let token = self.issue_for(&id).await?;
         Ok((Who { player: id, name }, token))
     }
 

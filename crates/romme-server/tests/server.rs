@@ -925,6 +925,34 @@ async fn a_guest_who_registers_keeps_its_rating_and_history() {
         http_get_auth(s.addr, "/api/me", fresh).await["player"]["name"],
         "Emil"
     );
+    // A login in the same second as a change is a valid session too:
+    // tokens count whole seconds, so a session is counted from the start of
+    // the validity the change set, not before it. The change is moved a few
+    // seconds ahead here, so that the test does not depend on the clock.
+    {
+        let db = format!("sqlite:{}", dir.path().join("t.db").display());
+        let store = romme_server::store::Store::connect(&db).await.expect("db");
+        let (id, hash) = store
+            .account("Emil")
+            .await
+            .expect("reads")
+            .expect("account");
+        let ahead = romme_server::store::now() + 5;
+        assert!(store.set_password(&id, &hash, ahead).await.expect("writes"));
+    }
+    let (st, again) = http_post(
+        s.addr,
+        "/api/login",
+        json!({"name": "Emil", "password": "neu-geheim"}),
+    )
+    .await;
+    assert_eq!(st, 200, "{again}");
+    let again = again["token"].as_str().expect("token");
+    assert_eq!(
+        http_get_auth(s.addr, "/api/me", again).await["player"]["name"],
+        "Emil",
+        "a login right after the change was refused"
+    );
     let (_, other_guest) = http_post(s.addr, "/api/guest", json!({"name": "Gast"})).await;
     let (st, guest_pw) = http_post_auth(
         s.addr,
@@ -951,7 +979,7 @@ async fn a_guest_who_registers_keeps_its_rating_and_history() {
     let (st, other) = http_post_auth(
         s.addr,
         "/api/register",
-        fresh,
+        again,
         json!({"name": "Emil2", "password": "geheim456"}),
     )
     .await;
