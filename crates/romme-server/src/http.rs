@@ -8,7 +8,8 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
 
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{ConnectInfo, Path, State};
+use axum::extract::{ConnectInfo, FromRequestParts, Path, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -56,6 +57,23 @@ pub struct App {
     pub per_ip: Arc<PerIp>,
     /// Failed logins per client address.
     pub logins: Arc<Throttle>,
+}
+
+/// The client of a request, as an extractor: the TCP peer, or what a
+/// trusted proxy forwarded (see [`forwarded`]).
+impl FromRequestParts<App> for Client {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Client, Response> {
+        let ConnectInfo(addr) = ConnectInfo::<SocketAddr>::from_request_parts(parts, app)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        Ok(forwarded::client(
+            addr.ip(),
+            &parts.headers,
+            &app.config.trusted_proxies,
+        ))
+    }
 }
 
 /// The router.
@@ -164,11 +182,10 @@ fn origin_ok(headers: &HeaderMap, config: &ServerConfig, client: &Client) -> boo
 
 async fn ws(
     State(app): State<App>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    client: Client,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    let client = forwarded::client(addr.ip(), &headers, &app.config.trusted_proxies);
     if !origin_ok(&headers, &app.config, &client) {
         return error(StatusCode::FORBIDDEN, "origin not allowed");
     }
@@ -254,13 +271,7 @@ fn refusal(r: (RejectCode, String)) -> Response {
     error(status, r.1)
 }
 
-async fn guest(
-    State(app): State<App>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
-    Json(body): Json<GuestBody>,
-) -> Response {
-    let client = forwarded::client(addr.ip(), &headers, &app.config.trusted_proxies);
+async fn guest(State(app): State<App>, client: Client, Json(body): Json<GuestBody>) -> Response {
     match app.hub.guest(&body.name).await {
         Ok((who, token)) => session_response(who, token, &client),
         Err(r) => refusal(r),
@@ -269,11 +280,10 @@ async fn guest(
 
 async fn register(
     State(app): State<App>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    client: Client,
     headers: HeaderMap,
     Json(body): Json<AccountBody>,
 ) -> Response {
-    let client = forwarded::client(addr.ip(), &headers, &app.config.trusted_proxies);
     // A guest who registers (its session sent along) keeps its id.
     let asking = match token(&headers) {
         Some(t) => app.hub.session(&t).await.ok(),
@@ -286,13 +296,7 @@ async fn register(
     }
 }
 
-async fn login(
-    State(app): State<App>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
-    Json(body): Json<AccountBody>,
-) -> Response {
-    let client = forwarded::client(addr.ip(), &headers, &app.config.trusted_proxies);
+async fn login(State(app): State<App>, client: Client, Json(body): Json<AccountBody>) -> Response {
     if let Err(wait) = app.logins.check(client.ip, std::time::Instant::now()) {
         return too_many_failures(wait);
     }
@@ -317,11 +321,10 @@ struct PasswordBody {
 /// counts as a failed login of the client's address.
 async fn password(
     State(app): State<App>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    client: Client,
     headers: HeaderMap,
     Json(body): Json<PasswordBody>,
 ) -> Response {
-    let client = forwarded::client(addr.ip(), &headers, &app.config.trusted_proxies);
     let Some(t) = token(&headers) else {
         return error(StatusCode::UNAUTHORIZED, "no session");
     };
