@@ -200,10 +200,10 @@ impl Hub {
     async fn issue_for(&self, id: &str) -> Result<String, Refusal> {
         let from = self
             .store
-            .sessions_from(id)
+            .player(id)
             .await
             .map_err(|e| (RejectCode::Internal, e.to_string()))?
-            .unwrap_or(0);
+            .map_or(0, |p| p.sessions_from);
         Ok(self.tokens.issue(id, crate::store::now().max(from)))
     }
 
@@ -274,13 +274,9 @@ impl Hub {
             .tokens
             .check_issued(token, crate::store::now())
             .map_err(bad_auth)?;
-        // A password change ends the sessions issued before it.
-        match self.store.sessions_from(&id).await {
-            Ok(Some(from)) if issued < from => return Err(bad_auth(AuthError::Expired)),
-            Ok(_) => {}
-            Err(e) => return Err((RejectCode::Internal, e.to_string())),
-        }
         match self.store.player(&id).await {
+            // A password change ends the sessions issued before it.
+            Ok(Some(p)) if issued < p.sessions_from => Err(bad_auth(AuthError::Expired)),
             Ok(Some(p)) => Ok(Who {
                 player: p.id,
                 name: p.name,

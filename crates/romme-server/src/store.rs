@@ -99,6 +99,10 @@ pub struct PlayerRow {
     pub rating: f64,
     /// Rated matches played.
     pub matches: i64,
+    /// Sessions issued before this time (seconds) are no longer valid (set
+    /// by a password change; 0: all are). Not shown to anyone.
+    #[serde(skip)]
+    pub sessions_from: i64,
 }
 
 /// One line of a player's history.
@@ -264,13 +268,7 @@ impl Store {
         .bind(now())
         .execute(&self.pool)
         .await;
-        match r {
-            Ok(_) => Ok(()),
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                Err(StoreError::NameTaken(name.to_string()))
-            }
-            Err(e) => Err(e.into()),
-        }
+        name_taken(r, name).map(|_| ())
     }
 
     /// Turn guest `id` into an account named `name` (its rating and history
@@ -290,13 +288,7 @@ impl Store {
         .bind(hash)
         .execute(&self.pool)
         .await;
-        match r {
-            Ok(done) => Ok(done.rows_affected() == 1),
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                Err(StoreError::NameTaken(name.to_string()))
-            }
-            Err(e) => Err(e.into()),
-        }
+        name_taken(r, name).map(|done| done.rows_affected() == 1)
     }
 
     /// A new password hash for account `id`, and sessions issued before
@@ -320,19 +312,6 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// From when on a player's sessions are valid (seconds; 0 for all), or
-    /// `None` for an unknown player.
-    pub async fn sessions_from(&self, id: &str) -> Result<Option<i64>, StoreError> {
-        let row = sqlx::query("SELECT sessions_from FROM players WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(match row {
-            Some(r) => Some(r.try_get(0)?),
-            None => None,
-        })
-    }
-
     /// An account's id and password hash.
     pub async fn account(&self, name: &str) -> Result<Option<(String, String)>, StoreError> {
         let row = sqlx::query(
@@ -350,7 +329,7 @@ impl Store {
     /// A player.
     pub async fn player(&self, id: &str) -> Result<Option<PlayerRow>, StoreError> {
         let row = sqlx::query(
-            "SELECT id, name, password_hash, rating, matches FROM players WHERE id = $1",
+            "SELECT id, name, password_hash, rating, matches, sessions_from FROM players WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -544,7 +523,7 @@ impl Store {
     /// rated match, best first (ties: more matches, then the name).
     pub async fn leaderboard(&self, limit: i64) -> Result<Vec<PlayerRow>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id, name, password_hash, rating, matches FROM players \
+            "SELECT id, name, password_hash, rating, matches, sessions_from FROM players \
              WHERE password_hash IS NOT NULL AND matches > 0 \
              ORDER BY rating DESC, matches DESC, name ASC LIMIT $1",
         )
@@ -561,7 +540,8 @@ impl Store {
     }
 }
 
-/// A player from a row of `id, name, password_hash, rating, matches`.
+/// A player from a row of `id, name, password_hash, rating, matches,
+/// sessions_from`.
 fn player_row(r: &sqlx::any::AnyRow) -> Result<PlayerRow, StoreError> {
     Ok(PlayerRow {
         id: r.try_get(0)?,
@@ -569,7 +549,19 @@ fn player_row(r: &sqlx::any::AnyRow) -> Result<PlayerRow, StoreError> {
         account: r.try_get::<Option<String>, _>(2)?.is_some(),
         rating: r.try_get(3)?,
         matches: r.try_get(4)?,
+        sessions_from: r.try_get(5)?,
     })
+}
+
+/// A write's result, with a unique violation of the account names said as
+/// such.
+fn name_taken<T>(r: Result<T, sqlx::Error>, name: &str) -> Result<T, StoreError> {
+    match r {
+        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+            Err(StoreError::NameTaken(name.to_string()))
+        }
+        other => other.map_err(StoreError::from),
+    }
 }
 
 async fn writer(pool: AnyPool, mut rx: mpsc::Receiver<WriteRequest>) {
