@@ -6,7 +6,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { Link } from "react-router-dom";
 import { useTranslation } from "react-i18next";
 import { useApp } from "./App";
-import { accountError, changePassword, fetchMe, resultDate, session, type Me } from "./account";
+import { MIN_PASSWORD, accountError, changePassword, fetchMe, resultDate, session, type Me } from "./account";
 
 export function Account() {
   const { t, i18n } = useTranslation();
@@ -27,14 +27,18 @@ export function Account() {
     <section className="panel account">
       <h1>{t("account")}</h1>
       {p.account ? (
+        <p>
+          {t("signedInAs")} <strong data-testid="account-name">{p.name}</strong>
+        </p>
+      ) : (
+        <p>{t("guestNote", { name: p.name })}</p>
+      )}
+      <p className="rating">
+        {t("rating")}: <strong data-testid="account-rating">{Math.round(p.rating)}</strong> ·{" "}
+        {t("ratedMatches", { count: p.matches })}
+      </p>
+      {p.account ? (
         <>
-          <p>
-            {t("signedInAs")} <strong data-testid="account-name">{p.name}</strong>
-          </p>
-          <p className="rating">
-            {t("rating")}: <strong data-testid="account-rating">{Math.round(p.rating)}</strong> ·{" "}
-            {t("ratedMatches", { count: p.matches })}
-          </p>
           <PasswordForm token={conn.token} onToken={(tok) => conn.switchTo(tok)} />
           <button
             type="button"
@@ -49,11 +53,6 @@ export function Account() {
         </>
       ) : (
         <>
-          <p>{t("guestNote", { name: p.name })}</p>
-          <p className="rating">
-            {t("rating")}: <strong data-testid="account-rating">{Math.round(p.rating)}</strong> ·{" "}
-            {t("ratedMatches", { count: p.matches })}
-          </p>
           <SessionForm kind="register" initialName={p.name} token={conn.token} onToken={(tok) => conn.switchTo(tok)} />
           <SessionForm kind="login" initialName="" token={null} onToken={(tok) => conn.switchTo(tok)} />
         </>
@@ -139,19 +138,8 @@ export function SessionForm({
           required
         />
       </label>
-      <label>
-        {t("password")}
-        <input
-          type="password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          name="password"
-          autoComplete={kind === "register" ? "new-password" : "current-password"}
-          minLength={kind === "register" ? 8 : undefined}
-          required
-        />
-      </label>
-      {kind === "register" && <small>{t("passwordRule")}</small>}
+      <PasswordField label={t("password")} name="password" value={password} onChange={setPassword} fresh={kind === "register"} />
+      {kind === "register" && <small>{t("passwordRule", { n: MIN_PASSWORD })}</small>}
       {error && (
         <p className="error" role="alert">
           {error}
@@ -188,29 +176,8 @@ function PasswordForm({ token, onToken }: { token: string | null; onToken: (toke
     <details className="session-form">
       <summary>{t("changePassword")}</summary>
       <form className="session-form" data-testid="password-form" onSubmit={(e) => void submit(e)}>
-        <label>
-          {t("oldPassword")}
-          <input
-            type="password"
-            value={old}
-            onChange={(e) => setOld(e.target.value)}
-            name="old-password"
-            autoComplete="current-password"
-            required
-          />
-        </label>
-        <label>
-          {t("newPassword")}
-          <input
-            type="password"
-            value={next}
-            onChange={(e) => setNext(e.target.value)}
-            name="new-password"
-            autoComplete="new-password"
-            minLength={8}
-            required
-          />
-        </label>
+        <PasswordField label={t("oldPassword")} name="old-password" value={old} onChange={setOld} fresh={false} />
+        <PasswordField label={t("newPassword", { n: MIN_PASSWORD })} name="new-password" value={next} onChange={setNext} fresh />
         {said && (
           <p className={said.ok ? "ok" : "error"} role={said.ok ? "status" : "alert"}>
             {said.text}
@@ -219,5 +186,30 @@ function PasswordForm({ token, onToken }: { token: string | null; onToken: (toke
         <button type="submit">{t("changePassword")}</button>
       </form>
     </details>
+  );
+}
+
+/** A password input with its label; `fresh` for a new password (the
+ *  browser may suggest one, and checks the server's least length). */
+function PasswordField(props: {
+  label: string;
+  name: string;
+  value: string;
+  onChange: (v: string) => void;
+  fresh: boolean;
+}) {
+  return (
+    <label>
+      {props.label}
+      <input
+        type="password"
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        name={props.name}
+        autoComplete={props.fresh ? "new-password" : "current-password"}
+        minLength={props.fresh ? MIN_PASSWORD : undefined}
+        required
+      />
+    </label>
   );
 }

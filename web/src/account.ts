@@ -4,6 +4,9 @@
 // (`GET /api/me`) and the leaderboard. The server's refusals in the
 // player's language.
 
+/** The fewest characters of a password (the server's rule, `auth.rs`). */
+export const MIN_PASSWORD = 8;
+
 /** The player as `GET /api/me` describes it. */
 export interface Me {
   player: { id: string; name: string; account: boolean; rating: number; matches: number };
