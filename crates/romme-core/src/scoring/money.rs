@@ -205,30 +205,20 @@ mod tests {
         solo.money.enabled = true;
         solo.money.entry_fee = 100;
         solo.money.prize_shares = vec![100];
-        let mut lost = MatchSheet::new(1);
-        let s = score_game(
-            &solo,
-            &GameResult {
+        // The money of a one-game patience with this hand left, out or not.
+        let money_of = |hand: &str, out: bool| {
+            let mut sheet = MatchSheet::new(1);
+            let game = GameResult {
                 round: Some(11),
-                players: vec![p("Kh 3c 9d", false, false)],
-            },
-        )
-        .expect("scores");
-        lost.record(&solo, s).expect("records");
-        let money = settle(&solo, &lost, &lost.standings(&solo, 0));
+                players: vec![p(hand, out, out)],
+            };
+            let s = score_game(&solo, &game).expect("scores");
+            sheet.record(&solo, s).expect("records");
+            settle(&solo, &sheet, &sheet.standings(&solo, 0))
+        };
+        let money = money_of("Kh 3c 9d", false);
         assert_eq!((money.pot, money.prizes[0], money.net[0]), (100, 0, -100));
-
-        let mut won = MatchSheet::new(1);
-        let s = score_game(
-            &solo,
-            &GameResult {
-                round: Some(11),
-                players: vec![p("", true, true)],
-            },
-        )
-        .expect("scores");
-        won.record(&solo, s).expect("records");
-        let money = settle(&solo, &won, &won.standings(&solo, 0));
+        let money = money_of("", true);
         assert_eq!((money.prizes[0], money.net[0]), (100, 0));
     }
 }
