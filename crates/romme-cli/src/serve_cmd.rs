@@ -155,10 +155,8 @@ pub struct BackupArgs {
 
 /// `romme backup`.
 pub fn backup(args: &BackupArgs, out: &mut String) -> anyhow::Result<ExitCode> {
-    if let Some(path) = args.database_url.strip_prefix("sqlite:") {
+    if let Some(file) = romme_server::store::sqlite_file(&args.database_url) {
         // Connecting would create an empty database where none is.
-        let path = path.trim_start_matches("//");
-        let file = path.split('?').next().unwrap_or(path);
         if !std::path::Path::new(file).exists() {
             anyhow::bail!("no database at {file} (--database-url names the server's)");
         }

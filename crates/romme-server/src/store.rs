@@ -135,6 +135,13 @@ pub fn now() -> i64 {
         .map_or(0, |d| d.as_secs() as i64)
 }
 
+/// The file of an SQLite URL (`sqlite:romme.db`, `sqlite://romme.db?…`);
+/// `None` for other databases.
+pub fn sqlite_file(url: &str) -> Option<&str> {
+    let rest = url.strip_prefix("sqlite:")?.trim_start_matches("//");
+    Some(rest.split('?').next().unwrap_or(rest))
+}
+
 /// `sqlite:romme.db` becomes `sqlite://romme.db?mode=rwc` (create the file
 /// if missing); other URLs pass unchanged.
 pub fn normalize_url(url: &str) -> String {
@@ -678,6 +685,13 @@ fn from_hex(s: &str) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sqlite_urls_name_their_file() {
+        assert_eq!(sqlite_file("sqlite:romme.db"), Some("romme.db"));
+        assert_eq!(sqlite_file("sqlite://data/r.db?mode=ro"), Some("data/r.db"));
+        assert_eq!(sqlite_file("postgres://u:p@h/db"), None);
+    }
 
     #[tokio::test]
     async fn a_backup_is_a_database_with_everything_stored() {
