@@ -421,7 +421,7 @@ struct Transition {
     /// Per suit: index of its choice.
     picks: [u16; 5],
     /// The set choice: index among `set_choices(pool, budget)`.
-    set: Option<(u8, [u8; 5], u8)>,
+    set: Option<(u8, Pool, u8)>,
     /// Its place among the transitions of its state: by the suits' choices
     /// in the order they are listed before sorting ([`SuitChoice::orig`]),
     /// then the set choice. Transitions are tried in this order among equal
@@ -1802,7 +1802,7 @@ impl<'t> Sweep<'t> {
         // Per depth: the next choice to try, and what the picks above it
         // add up to.
         let mut next = [0usize; 5];
-        let mut sums = [(0u8, 0u64, 0u64, [0u8; 5]); 5];
+        let mut sums = [(0u8, 0u64, 0u64, Pool::EMPTY); 5];
         // Per depth: the tokens the runs of the picks above need later.
         let mut reserves = [0u8; 5];
         let mut d = 0;
@@ -1855,10 +1855,11 @@ impl<'t> Sweep<'t> {
                 }
                 reserves[d + 1] = reserve;
                 picks[k] = i as u16;
-                let mut pool = pool0;
-                if p < self.len {
-                    pool[t.suits[k]] = c.pool;
-                }
+                let pool = if p < self.len {
+                    pool0.with(t.suits[k], c.pool)
+                } else {
+                    pool0
+                };
                 sums[d + 1] = (tok, changed, doomed, pool);
                 next[d + 1] = 0;
                 deeper = true;
@@ -1882,7 +1883,7 @@ impl<'t> Sweep<'t> {
         p: usize,
         state: &State,
         (per_suit, groups, last): (&[Rc<[SuitChoice]>], &[Group], usize),
-        (tok, changed, doomed, pool, rank): (u8, u64, u64, [u8; 5], Option<usize>),
+        (tok, changed, doomed, pool, rank): (u8, u64, u64, Pool, Option<usize>),
         (picks, reserve): (&mut [u16; 5], u8),
         out: &mut Vec<Transition>,
     ) {
@@ -1904,8 +1905,7 @@ impl<'t> Sweep<'t> {
             }
             let used = state.used + tok;
             let options = if forms_sets {
-                let mut pool = pool;
-                pool[s] = g.pool;
+                let pool = pool.with(s, g.pool);
                 // Most combinations leave copies no set takes: their
                 // cheapest set choice alone rules them out.
                 if least + self.least_set_cost(p, rank, pool, left) >= self.cut {
@@ -2166,7 +2166,7 @@ impl<'t> Sweep<'t> {
     /// most `budget` tokens, with the copies left in the hand (only hand
     /// copies may be left). Only tokens needed to reach the minimum length
     /// are used: spare ones join melds with room at the end.
-    fn set_choices(&mut self, p: usize, rank: usize, pool: [u8; 5], budget: u8) -> Rc<[SetChoice]> {
+    fn set_choices(&mut self, p: usize, rank: usize, pool: Pool, budget: u8) -> Rc<[SetChoice]> {
         // The recent answers first, in a small table indexed by the key's
         // (Fibonacci) hash: most lookups repeat one of them.
         let packed = sets_key(p, pool, budget);
@@ -2193,7 +2193,7 @@ impl<'t> Sweep<'t> {
         let mut out: SmallVec<[Option<SetChoice>; MAX_TOKENS + 1]> =
             SmallVec::from_elem(None, usize::from(budget) + 1);
         let mut sets = RankSets::new();
-        self.sets_rec(p, rank, pool, budget, &mut sets, 0, &mut out);
+        self.sets_rec(p, rank, pool.counts(), budget, &mut sets, 0, &mut out);
         // A choice using more tokens must be cheaper to be worth it.
         let mut kept: SmallVec<[SetChoice; MAX_TOKENS + 1]> = SmallVec::new();
         for c in out.into_iter().flatten() {
@@ -2213,7 +2213,7 @@ impl<'t> Sweep<'t> {
     /// The cost of the cheapest of [`Sweep::set_choices`] (INF when there
     /// is none), without handing out the choices: a combination whose
     /// cheapest sets already cost the cut is passed over on this alone.
-    fn least_set_cost(&mut self, p: usize, rank: usize, pool: [u8; 5], budget: u8) -> u64 {
+    fn least_set_cost(&mut self, p: usize, rank: usize, pool: Pool, budget: u8) -> u64 {
         let key = sets_key(p, pool, budget) | SETS_KEY_USED;
         let slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - LEAST_SETS_BITS)) as usize;
         if let Some(&(k, least)) = self.least_sets.get(slot) {
@@ -2325,11 +2325,36 @@ impl<'t> Sweep<'t> {
 
 /// The key of the set choices at position `p` from `pool` with `budget`
 /// tokens: the position, the five pool counts and the budget, a byte each.
-fn sets_key(p: usize, pool: [u8; 5], budget: u8) -> u64 {
-    pool.iter()
-        .fold(p as u64 & 0xff, |k, &c| k << 8 | u64::from(c))
-        << 8
-        | u64::from(budget)
+fn sets_key(p: usize, pool: Pool, budget: u8) -> u64 {
+    ((p as u64 & 0xff) << 40 | pool.0) << 8 | u64::from(budget)
+}
+
+/// Per suit, the natural copies of a position's face left for sets: five
+/// counts of a byte each in one word, suit 0 in the highest byte (the
+/// order [`sets_key`] packs them in). One word rather than `[u8; 5]`:
+/// the combinations set one suit's count and then read the whole pool as
+/// a key, which on an array is a byte store followed by a wider load that
+/// cannot be forwarded from it (a stall on every combination).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Pool(u64);
+
+impl Pool {
+    const EMPTY: Pool = Pool(0);
+
+    fn shift(s: usize) -> u32 {
+        8 * (4 - s as u32)
+    }
+
+    /// The pool with suit `s`'s count set to `n` (`s` below 5).
+    fn with(self, s: usize, n: u8) -> Pool {
+        let sh = Self::shift(s);
+        Pool(self.0 & !(0xff << sh) | u64::from(n) << sh)
+    }
+
+    /// The five counts, by suit.
+    fn counts(self) -> [u8; 5] {
+        std::array::from_fn(|s| (self.0 >> Self::shift(s)) as u8)
+    }
 }
 
 /// Most open runs of a suit whose choices are kept (see [`choices_key`]).
