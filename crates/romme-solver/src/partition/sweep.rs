@@ -214,6 +214,47 @@ type BoundKey = (u8, u8, [u8; 5]);
 /// A memo key (see [`State::key`]).
 type Key = [u64; 4];
 
+/// A memo entry: a state's least cost, or only a lower bound on it, and
+/// (where exact) the order key of the transition that reaches it (see
+/// [`Transition::order`], at most 88 bits), which the walk to the optimum
+/// follows. One `u128` (the order above the value) rather than a
+/// `(u64, u128)`: 48-byte entries instead of 64, so large sweeps' memos
+/// grow and are probed in less memory.
+#[derive(Debug, Clone, Copy)]
+struct Entry(u128);
+
+impl Entry {
+    /// Bits of the value; the bit above them marks a bound.
+    const VALUE_BITS: u32 = 39;
+    const MOST: u64 = (1 << Self::VALUE_BITS) - 1;
+
+    /// An exact value must be below [`Entry::MOST`] (costs of real
+    /// arrangements are far below it). A bound above it is kept as
+    /// `MOST`, a weaker bound: [`Sweep::value`] answers from a bound only
+    /// when it reaches the limit asked, and searches again otherwise.
+    fn new(value: u64, bound: bool, order: u128) -> Entry {
+        debug_assert!(bound || value < Self::MOST);
+        debug_assert!(order >> 88 == 0);
+        Entry(
+            order << (Self::VALUE_BITS + 1)
+                | u128::from(bound) << Self::VALUE_BITS
+                | u128::from(value.min(Self::MOST)),
+        )
+    }
+
+    fn value(self) -> u64 {
+        (self.0 as u64) & Self::MOST
+    }
+
+    fn bound(self) -> bool {
+        self.0 >> Self::VALUE_BITS & 1 == 1
+    }
+
+    fn order(self) -> u128 {
+        self.0 >> (Self::VALUE_BITS + 1)
+    }
+}
+
 /// What one open run does at a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Step {
@@ -503,7 +544,7 @@ pub(super) struct Sweep<'t> {
     /// Per state: the least cost, or a lower bound with [`BOUND`] set, and
     /// (where exact) the order key of the transition that reaches it, which
     /// the walk to the optimum follows.
-    memo: FxHashMap<Key, (u64, u128)>,
+    memo: FxHashMap<Key, Entry>,
     /// The suits' choices by position, suit, open runs, copies and tokens
     /// (see [`Sweep::kept_choices`]).
     choices_memo: FxHashMap<u128, Rc<[SuitChoice]>>,
@@ -1089,7 +1130,7 @@ impl<'t> Sweep<'t> {
             // (A walk that loses the way would be a bug: it counts as
             // stopped, so that the caller falls back to the branch and bound
             // instead of taking it for "nothing cheaper".)
-            let Some(best) = self.memo.get(&state.key(p)).map(|&(_, order)| order) else {
+            let Some(best) = self.memo.get(&state.key(p)).map(|e| e.order()) else {
                 self.stopped = true;
                 return None;
             };
@@ -1185,9 +1226,9 @@ impl<'t> Sweep<'t> {
             return INF;
         }
         let key = state.key(p);
-        if let Some(&(m, _)) = self.memo.get(&key) {
-            let v = m & !BOUND;
-            if m & BOUND == 0 || v >= limit {
+        if let Some(e) = self.memo.get(&key) {
+            let v = e.value();
+            if !e.bound() || v >= limit {
                 return v;
             }
         }
@@ -1219,7 +1260,7 @@ impl<'t> Sweep<'t> {
                 .count() as u64;
             let lb = doomed + self.excess(p, state);
             if lb >= limit {
-                self.memo.insert(key, (lb | BOUND, 0));
+                self.memo.insert(key, Entry::new(lb, true, 0));
                 return lb;
             }
         }
@@ -1274,8 +1315,7 @@ impl<'t> Sweep<'t> {
         // Below the limit the search was exact; else only a bound.
         let exact = best < limit;
         let v = if exact { best } else { limit };
-        self.memo
-            .insert(key, (if exact { v } else { v | BOUND }, best_order));
+        self.memo.insert(key, Entry::new(v, !exact, best_order));
         v
     }
 
