@@ -1849,6 +1849,10 @@ impl<'t> Sweep<'t> {
             order[depth] = k;
             depth += 1;
         }
+        // Fewest choices outermost: the same combinations with fewer
+        // partial ones (cachegrind, `offen` ~60: the median positions
+        // -1.1 %, the slowest 56 -2.1 % instructions; same answers).
+        order[..depth].sort_by_key(|&k| per_suit[k].len());
         let forms_sets = p < self.len && !(self.ace_twice && p == 0);
         let rank = if forms_sets {
             t.line[t.suits[0]][p] % 13
