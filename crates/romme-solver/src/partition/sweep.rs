@@ -2254,7 +2254,15 @@ impl<'t> Sweep<'t> {
             SmallVec::from_elem(None, usize::from(budget) + 1);
         let mut sets = RankSets::new();
         let all = self.set_vectors.len();
-        self.sets_rec(p, rank, pool.counts(), budget, (&mut sets, all), 0, &mut out);
+        self.sets_rec(
+            p,
+            rank,
+            pool.counts(),
+            budget,
+            (&mut sets, all),
+            0,
+            &mut out,
+        );
         // A choice using more tokens must be cheaper to be worth it.
         let mut kept: SmallVec<[SetChoice; MAX_TOKENS + 1]> = SmallVec::new();
         for c in out.into_iter().flatten() {
