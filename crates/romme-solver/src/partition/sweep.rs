@@ -2567,6 +2567,38 @@ pub(super) mod tests {
         (counts, optional, tokens, originals)
     }
 
+    /// The copies left for sets, packed in one word, read back per suit,
+    /// and keyed as the five counts a byte each after the position (suit
+    /// 0 first) and before the budget.
+    #[test]
+    fn pool_sets_one_suit_and_keys_like_the_counts() {
+        let counts = [2u8, 0, 1, 2, 1];
+        let pool = (0..5).fold(super::Pool::EMPTY, |p, s| p.with(s, counts[s]));
+        assert_eq!(pool.counts(), counts);
+        assert_eq!(pool.with(3, 0).counts(), [2, 0, 1, 0, 1]);
+        assert_eq!(pool.with(0, 1).with(0, 2), pool);
+        let key = counts.iter().fold(7u64, |k, &c| k << 8 | u64::from(c)) << 8 | 3;
+        assert_eq!(super::sets_key(7, pool, 3), key);
+    }
+
+    /// A memo entry gives back its value, whether it is a bound, and its
+    /// order key (88 bits); a bound too large for its bits is kept as the
+    /// largest it can hold (still a lower bound).
+    #[test]
+    fn memo_entries_keep_value_bound_and_order() {
+        use super::Entry;
+        let order = (1u128 << 87) | 0xabc_def;
+        let e = Entry::new(12_345, false, order);
+        assert_eq!((e.value(), e.bound(), e.order()), (12_345, false, order));
+        let b = Entry::new(77, true, 0);
+        assert_eq!((b.value(), b.bound(), b.order()), (77, true, 0));
+        let big = Entry::new(INF, true, order);
+        assert_eq!(
+            (big.value(), big.bound(), big.order()),
+            (Entry::MOST, true, order)
+        );
+    }
+
     /// A hand card that no open run can reach, no original run can be
     /// stretched to and no original set can take needs a changed meld;
     /// such cards of one suit can share one. So does a second card where
