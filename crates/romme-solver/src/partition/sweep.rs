@@ -220,6 +220,15 @@ impl State {
 /// A key of the relaxation's bounds: position, tokens left, low aces.
 type BoundKey = (u8, u8, [u8; 5]);
 
+/// A key no bound has (an empty slot of the front table).
+const NO_BOUND_KEY: BoundKey = (u8::MAX, u8::MAX, [u8::MAX; 5]);
+
+/// The slot of position `p` and `left` tokens left in the front table of
+/// bounds (see `Sweep::bound_front`).
+fn front_index(p: usize, left: u8) -> usize {
+    p * (MAX_TOKENS + 1) + usize::from(left)
+}
+
 /// A memo key (see [`State::key`]).
 type Key = [u64; 4];
 
@@ -617,8 +626,12 @@ pub(super) struct Sweep<'t> {
     /// from the position on whatever runs are open there, or (with
     /// [`BOUND`] set) a lower bound on it.
     bound_memo: FxHashMap<BoundKey, u64>,
-    /// The last entry of `bound_memo` asked for or written.
-    last_bound: Option<(BoundKey, u64)>,
+    /// The entries of `bound_memo` last asked for or written, one per
+    /// position and tokens left (the low aces differ rarely): always equal
+    /// to the memo's, so that a hit answers as the memo would, and the
+    /// sweep that asks for bounds reads it directly (see
+    /// [`Sweep::lower_bound`]).
+    bound_front: Vec<(BoundKey, u64)>,
     /// States evaluated before the relaxation's bounds are used, with
     /// wild tokens (per token) and without ([`BOUNDS_AFTER`],
     /// [`BOUNDS_AFTER_NATURAL`]; tests use 0). The bounds on changed melds
@@ -775,7 +788,7 @@ impl<'t> Sweep<'t> {
             bounds: None,
             bounds_wanted: false,
             bound_memo: FxHashMap::default(),
-            last_bound: None,
+            bound_front: vec![(NO_BOUND_KEY, 0); (len + 1) * (MAX_TOKENS + 1)],
             shared: None,
             bounds_after: (
                 BOUNDS_AFTER,
@@ -1001,6 +1014,12 @@ impl<'t> Sweep<'t> {
             if nodes < after {
                 return 0;
             }
+            // What the relaxation's memo holds already, without the call.
+            if let Some(b) = self.bounds.as_deref() {
+                if let Some(v) = b.known_bound(p, left, aces_low, need) {
+                    return v;
+                }
+            }
             let limit = self.node_limit.saturating_sub(nodes);
             match self.bounds_sweep() {
                 Some(b) => {
@@ -1011,6 +1030,27 @@ impl<'t> Sweep<'t> {
                 None => 0,
             }
         }
+    }
+
+    /// Keep `m` as the relaxation's answer for `key` in the front table.
+    fn keep_bound(&mut self, key: BoundKey, m: u64) {
+        let front = front_index(usize::from(key.0), key.1);
+        if let Some(slot) = self.bound_front.get_mut(front) {
+            *slot = (key, m);
+        }
+    }
+
+    /// What [`Sweep::relaxed_value`] would answer from its memo alone, if
+    /// the front table holds the entry and it is enough for `need`
+    /// (`None`: ask it).
+    fn known_bound(&self, p: usize, left: u8, aces_low: [u8; 5], need: u64) -> Option<u64> {
+        if p == 0 || p >= self.len || self.stopped || need == 0 {
+            return None;
+        }
+        let aces_low = if self.ace_twice { aces_low } else { [0; 5] };
+        let &(k, m) = self.bound_front.get(front_index(p, left))?;
+        let v = m & !BOUND;
+        (k == (p as u8, left, aces_low) && (m & BOUND == 0 || v >= need)).then_some(v)
     }
 
     /// The least cost without changes from position `p` on, when every run
@@ -1036,14 +1076,15 @@ impl<'t> Sweep<'t> {
         }
         let aces_low = if self.ace_twice { aces_low } else { [0; 5] };
         let key = (p as u8, left, aces_low);
+        let front = front_index(p, left);
         // Exact, or (BOUND set) a bound that may already be enough; the
-        // last answer first (consecutive transitions mostly ask the same).
-        let known = match self.last_bound {
-            Some((k, m)) if k == key => Some(m),
+        // front table first (consecutive transitions mostly ask the same).
+        let known = match self.bound_front.get(front) {
+            Some(&(k, m)) if k == key => Some(m),
             _ => self.bound_memo.get(&key).copied(),
         };
         if let Some(m) = known {
-            self.last_bound = Some((key, m));
+            self.keep_bound(key, m);
             let v = m & !BOUND;
             if m & BOUND == 0 || v >= need {
                 return v;
@@ -1093,7 +1134,7 @@ impl<'t> Sweep<'t> {
             self.cut = cut;
             if v == 0 && !self.stopped {
                 self.bound_memo.insert(key, 0);
-                self.last_bound = Some((key, 0));
+                self.keep_bound(key, 0);
                 return 0;
             }
         }
@@ -1114,7 +1155,7 @@ impl<'t> Sweep<'t> {
         // Below what was asked the value is exact; else only a bound.
         let m = if v < asked { v } else { v | BOUND };
         self.bound_memo.insert(key, m);
-        self.last_bound = Some((key, m));
+        self.keep_bound(key, m);
         v
     }
 
