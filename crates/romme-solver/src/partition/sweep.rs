@@ -559,9 +559,9 @@ pub(super) struct Sweep<'t> {
     /// Per position and tokens left, worked out as needed (empty until the
     /// first is).
     slots: Vec<Option<Slots>>,
-    /// Per state: the least cost, or a lower bound with [`BOUND`] set, and
-    /// (where exact) the order key of the transition that reaches it, which
-    /// the walk to the optimum follows.
+    /// Per state: the least cost, or only a lower bound on it, and (where
+    /// exact) the order key of the transition that reaches it, which the
+    /// walk to the optimum follows (see [`Entry`]).
     memo: FxHashMap<Key, Entry>,
     /// The suits' choices by position, suit, open runs, copies and tokens
     /// (see [`Sweep::kept_choices`]).
@@ -2397,8 +2397,9 @@ impl<'t> Sweep<'t> {
         }
         // The set vectors in their fixed order (see `set_vectors`): those
         // the pool can give, with the tokens up to the minimum length; each
-        // set not larger (in encoding) than the one before it, which in
-        // that order are the vectors below the previous one's index.
+        // set no later in that order than the one before it (the same
+        // vector again included), so that every collection is listed once:
+        // the vectors up to the previous one's index (`below`).
         for (i, &(v, n, w)) in self.set_vectors[..below].iter().enumerate() {
             if w > free_tokens || t.suits.iter().any(|&s| v[s] > pool[s]) {
                 continue;
