@@ -1391,7 +1391,51 @@ impl<'t> Sweep<'t> {
     /// more): runs of one suit or sets of one rank, so the bound is the
     /// fewest suits and ranks that cover those positions.
     fn excess(&mut self, p: usize, state: &State) -> u64 {
-        let left = self.tokens - state.used;
+        let mut open = [0u8; 5];
+        for o in state.open() {
+            open[usize::from(o.suit())] += 1;
+        }
+        self.excess_of(p, self.tokens - state.used, open)
+    }
+
+    /// Whether a transition at position `p` whose suits take `picks`,
+    /// leaving `left` tokens, with `paid` its cost and its doomed runs, is
+    /// past the cut by what [`Sweep::value`] would find first thing in the
+    /// state it leads to: the changed melds the cards ahead force (see
+    /// [`Sweep::excess`]). Passing it over here saves making that state,
+    /// looking it up and keeping it in the memo; the searches that would
+    /// visit it are cut there anyway (their limit is at most the cut less
+    /// the transition's cost), so the answers are the same.
+    fn forced_past_cut(
+        &mut self,
+        p: usize,
+        (per_suit, picks): (&[Rc<[SuitChoice]>], &[u16; 5]),
+        left: u8,
+        paid: u64,
+    ) -> bool {
+        let next = p + 1;
+        if self.relaxation || !self.doomed_runs || next >= self.len {
+            return false;
+        }
+        // As in `value`: the bound counts at most a change per open run and
+        // per suit, so it cannot reach a larger limit.
+        let most = (MAX_OPEN + self.t.suits.len()) as u64;
+        let Some(need) = self.cut.checked_sub(paid) else {
+            return true;
+        };
+        if need > most {
+            return false;
+        }
+        let mut open = [0u8; 5];
+        for ((cs, &i), &s) in per_suit.iter().zip(picks).zip(&self.t.suits) {
+            open[s] = cs[usize::from(i)].runs_n;
+        }
+        self.excess_of(next, left, open) >= need
+    }
+
+    /// [`Sweep::excess`] at position `p` with `left` tokens left and
+    /// `open[s]` runs of suit `s` open.
+    fn excess_of(&mut self, p: usize, left: u8, open: [u8; 5]) -> u64 {
         let i = p * (MAX_TOKENS + 1) + usize::from(left);
         if self.slots.is_empty() {
             self.slots = vec![None; (self.len + 1) * (MAX_TOKENS + 1)];
@@ -1404,10 +1448,6 @@ impl<'t> Sweep<'t> {
                 m
             }
         };
-        let mut open = [0u8; 5];
-        for o in state.open() {
-            open[usize::from(o.suit())] += 1;
-        }
         // Per suit, the positions with more cards than runs through them;
         // only the suits with such positions are kept (a suit without is
         // never worth taking whole).
@@ -2045,7 +2085,9 @@ impl<'t> Sweep<'t> {
                     let doomed = self.doomed_of(per_suit, picks, left);
                     let least =
                         changes + self.rest_bound(p, (left, next.aces_low), changes, doomed);
-                    if least < self.cut {
+                    if least < self.cut
+                        && !self.forced_past_cut(p, (per_suit, picks), left, changes + doomed)
+                    {
                         out.push(Transition {
                             cost: changes,
                             least,
@@ -2074,7 +2116,9 @@ impl<'t> Sweep<'t> {
                     let left = left - sc.tokens;
                     let doomed = self.doomed_of(per_suit, picks, left);
                     let least = cost + self.rest_bound(p, (left, state.aces_low), cost, doomed);
-                    if least >= self.cut {
+                    if least >= self.cut
+                        || self.forced_past_cut(p, (per_suit, picks), left, cost + doomed)
+                    {
                         continue;
                     }
                     // The runs after it must fit the state's encoding (as
