@@ -1044,13 +1044,22 @@ impl<'t> Sweep<'t> {
     /// the front table holds the entry and it is enough for `need`
     /// (`None`: ask it).
     fn known_bound(&self, p: usize, left: u8, aces_low: [u8; 5], need: u64) -> Option<u64> {
-        if p == 0 || p >= self.len || self.stopped || need == 0 {
+        let key = self.bound_key(p, left, aces_low).filter(|_| need > 0)?;
+        let &(k, m) = self.bound_front.get(front_index(p, left))?;
+        let v = m & !BOUND;
+        (k == key && (m & BOUND == 0 || v >= need)).then_some(v)
+    }
+
+    /// The key of the relaxation's bound at position `p` with `left`
+    /// tokens left and `aces_low` low aces (which count only on a line
+    /// with the ace at both ends); `None` where the bound is 0 without
+    /// asking: at the line's ends, or once the relaxation has stopped.
+    fn bound_key(&self, p: usize, left: u8, aces_low: [u8; 5]) -> Option<BoundKey> {
+        if p == 0 || p >= self.len || self.stopped {
             return None;
         }
         let aces_low = if self.ace_twice { aces_low } else { [0; 5] };
-        let &(k, m) = self.bound_front.get(front_index(p, left))?;
-        let v = m & !BOUND;
-        (k == (p as u8, left, aces_low) && (m & BOUND == 0 || v >= need)).then_some(v)
+        Some((p as u8, left, aces_low))
     }
 
     /// The least cost without changes from position `p` on, when every run
@@ -1071,11 +1080,10 @@ impl<'t> Sweep<'t> {
         aces_low: [u8; 5],
         need: u64,
     ) -> u64 {
-        if p == 0 || p >= self.len || self.stopped || need == 0 {
+        let Some(key) = self.bound_key(p, left, aces_low).filter(|_| need > 0) else {
             return 0;
-        }
-        let aces_low = if self.ace_twice { aces_low } else { [0; 5] };
-        let key = (p as u8, left, aces_low);
+        };
+        let aces_low = key.2;
         let front = front_index(p, left);
         // Exact, or (BOUND set) a bound that may already be enough; the
         // front table first (consecutive transitions mostly ask the same).
