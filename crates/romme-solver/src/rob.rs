@@ -48,8 +48,8 @@
 //!   the sweep's states count against the node limit.
 //!
 //! A search that has not finished after [`SWEEP_AFTER`] nodes (or after
-//! [`SWEEP_AFTER_STALL`] nodes without a better turn, while the best leaves
-//! more in the hand than the floor) asks a dynamic programme over the rank
+//! [`SWEEP_AFTER_STALL`] nodes without a better turn, while the best costs
+//! more than the floor) asks a dynamic programme over the rank
 //! line ([`sweep`], where the rules allow it) the same question, with the
 //! best turn found so far as the cost to beat. Its states grow with the runs open across a position, not with
 //! the ways to pick new melds, so it proves the optimum (or finds a better
@@ -104,10 +104,12 @@ const LARGE_TABLE: usize = 24;
 const SWEEP_AFTER: u64 = 1_000_000;
 
 /// Nodes without a better turn before the sweep is asked, while the best
-/// turn found leaves more in the hand than the floor: the branch and bound
-/// proves such a gap slowly (every way to place one more card must fail),
-/// the sweep well. Measured on the ~30- and ~40-card `raeuber` positions
-/// of `rearrange_stats` (BENCHMARKS.md).
+/// turn found costs more than the floor: the branch and bound proves such a
+/// gap slowly (every way to place one more card, or to change one meld
+/// fewer, must fail), the sweep well. Measured on the ~30- and ~40-card
+/// `raeuber` positions of `rearrange_stats` (BENCHMARKS.md); a gap of
+/// changed melds alone was left to [`SWEEP_AFTER`] until the ~20 row's
+/// 1,000 positions showed it the same (a sixth of their time).
 const SWEEP_AFTER_STALL: u64 = 300_000;
 
 /// Work the sweep may do (its states with their transitions), on top of
@@ -143,8 +145,7 @@ pub(crate) struct Tuning {
     /// optimum or finds a better turn; `None`: the branch and bound alone.
     pub sweep_after: Option<u64>,
     /// The same, sooner: after this many nodes without a better turn while
-    /// the best so far leaves more in the hand than the floor
-    /// ([`SWEEP_AFTER_STALL`]).
+    /// the best so far costs more than the floor ([`SWEEP_AFTER_STALL`]).
     pub sweep_after_stall: Option<u64>,
     /// The sweep's bounds from free rearrangement's relaxation (off only
     /// in a test that checks them).
@@ -588,8 +589,7 @@ impl<'p, 'a> Search<'p, 'a> {
         // (The stall is looked at only while the sweep has not been asked.)
         let stalled = || {
             self.p.tuning.sweep_after_stall.is_some_and(|n| {
-                self.nodes >= self.improved_at.saturating_add(n)
-                    && self.best_cost / CHANGE_SCALE > self.p.floor / CHANGE_SCALE
+                self.nodes >= self.improved_at.saturating_add(n) && self.best_cost > self.p.floor
             })
         };
         if self.nodes >= self.sweep_at || (self.sweep_at != u64::MAX && stalled()) {
