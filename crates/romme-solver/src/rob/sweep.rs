@@ -41,11 +41,14 @@
 //! a state's entry is its exact cost to the end, or (marked) a lower bound
 //! of at least the budget it was asked with. It is cut where a lower bound
 //! reaches the budget: the changed melds certain to come (pieces being kept;
-//! open runs that hold no original and can no longer start to) plus, where a
-//! step's state lies at a position's start, the value of free
-//! rearrangement's relaxation for the cards from there on (no changes, every
-//! run that could be open is open; [`crate::partition::Relaxation`]) with
-//! the wild tokens still free and the aces gone to the low end. A run that
+//! open runs that hold no original and can no longer start to) plus the
+//! value of free rearrangement's relaxation for the cards still to come (no
+//! changes, every run that could be open is open;
+//! [`crate::partition::Relaxation`]) with the wild tokens still free and
+//! the aces gone to the low end: at a position's start, for the cards from
+//! there on; inside a position (between two suits, or after a rank's
+//! original sets), for the cards from the next position on, the least over
+//! the tokens the rest of the position may take. A run that
 //! starts with a token must run to the line's end, so it is only started
 //! where the tokens can fill the positions without a copy of its suit.
 //! The budget is also cut to what beats the cheapest whole turn met so far
@@ -434,8 +437,10 @@ struct RobSweep<'p, 'a> {
     /// Wild tokens the relaxation knows (hand and table jokers).
     tokens: i16,
     /// Per step: the line position from which on its state's cards are all
-    /// still to come (the bound asks the relaxation from there).
-    bound_from: Vec<usize>,
+    /// still to come (the bound asks the relaxation from there), and
+    /// whether the step lies inside the position before it (the bound then
+    /// takes the least over the tokens that position may still take).
+    bound_from: Vec<(usize, bool)>,
     /// The cheapest whole turn met so far (at first the cost to beat): the
     /// search cuts every branch that cannot beat it, wherever it was found.
     found: u64,
@@ -786,21 +791,25 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         // Where a step's state lies at a position's start (the runs open
         // have taken their cards before it, none of its cards is used),
         // the relaxation bounds the cost from that position on; after a
-        // rank's sets, from the next. Between two suits of a position it
-        // does not apply (runs of the later suits have yet to take their
-        // cards there): `len`, no bound.
-        let bound_from: Vec<usize> = steps
+        // rank's sets, from the next. Between two suits of a position (and
+        // after a rank's original sets, before its suits) it bounds the
+        // cost from the next position on, over every number of tokens the
+        // rest of the position may still take (each may hold a run open
+        // into the next; see `lower_bound`); not at a line's low ace, whose
+        // later suits have yet to send their aces low.
+        let bound_from: Vec<(usize, bool)> = steps
             .iter()
             .enumerate()
             .map(|(k, step)| match *step {
-                Step::SetsIn(r) => first_pos[r],
-                // After the rank's original sets were decided, their kept
-                // cards (and jokers) are placed and the position's runs
-                // are still to come: no bound (the sets' step had one).
-                Step::Suit(_, 0) if k > 0 && matches!(steps[k - 1], Step::SetsIn(_)) => len,
-                Step::Suit(q, 0) => q,
-                Step::SetsOut(r) => last_pos[r] + 1,
-                Step::Suit(..) | Step::End => len,
+                Step::SetsIn(r) => (first_pos[r], false),
+                Step::Suit(0, _) if ace_twice => (len, false),
+                Step::Suit(q, 0) if k > 0 && matches!(steps[k - 1], Step::SetsIn(_)) => {
+                    (q + 1, true)
+                }
+                Step::Suit(q, 0) => (q, false),
+                Step::SetsOut(r) => (last_pos[r] + 1, false),
+                Step::Suit(q, _) => (q + 1, true),
+                Step::End => (len, false),
             })
             .collect();
         let mut claim_jokers_after = vec![vec![0u32; len]; suits.len()];
@@ -993,7 +1002,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         if changes >= need {
             return changes;
         }
-        let p = self.bound_from[k];
+        let (p, mid) = self.bound_from[k];
         let Some(relax) = self.relaxation.as_mut() else {
             return changes;
         };
@@ -1009,7 +1018,21 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         for (s, suit) in self.suits.iter().enumerate() {
             aces_low[suit.index()] = (st.aces_low >> (3 * s) & 7) as u8;
         }
-        changes + relax.bound(p, left, aces_low, need - changes)
+        if !mid {
+            return changes + relax.bound(p, left, aces_low, need - changes);
+        }
+        // Inside the position before `p`: the tokens its later suits (and
+        // its sets) take leave fewer for the cards ahead, but each may hold
+        // one more run open into them (the relaxation counts the runs open
+        // at `p` by the tokens used before it), so the least over them.
+        let mut least = u64::MAX;
+        for t in 0..=left {
+            least = least.min(relax.bound(p, left - t, aces_low, need - changes));
+            if least == 0 {
+                break;
+            }
+        }
+        changes + least
     }
 
     /// Whether a state may still settle its tokens: the hand jokers placed
