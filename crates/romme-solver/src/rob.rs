@@ -106,11 +106,15 @@ const SWEEP_AFTER: u64 = 1_000_000;
 /// Nodes without a better turn before the sweep is asked, while the best
 /// turn found costs more than the floor: the branch and bound proves such a
 /// gap slowly (every way to place one more card, or to change one meld
-/// fewer, must fail), the sweep well. Measured on the ~30- and ~40-card
-/// `raeuber` positions of `rearrange_stats` (BENCHMARKS.md); a gap of
-/// changed melds alone was left to [`SWEEP_AFTER`] until the ~20 row's
-/// 1,000 positions showed it the same (a sixth of their time).
-const SWEEP_AFTER_STALL: u64 = 300_000;
+/// fewer, must fail), the sweep well. Measured on the `raeuber` rows of
+/// `rearrange_stats` (BENCHMARKS.md): since the sweep has bounds inside a
+/// position, 100,000 takes a sixth less time over the ~20 row's 1,000
+/// positions than 300,000 (p99 124-131 ms against 168 ms) and less over
+/// the ~30 row's 100, but its median position 22 ms against 13 ms (it
+/// improves its best late). A gap of changed melds alone was left to
+/// [`SWEEP_AFTER`] until the ~20 row showed it the same (a sixth of its
+/// time).
+const SWEEP_AFTER_STALL: u64 = 100_000;
 
 /// Work the sweep may do (its states with their transitions), on top of
 /// the search's node limit.

@@ -379,6 +379,13 @@ enum Action {
 /// that the search's transitions stay small to move.
 type Succ = (State, u64, Option<Box<Action>>);
 
+/// A rank's new sets as [`RobSweep::sets_cache`] keeps them: tokens placed,
+/// sets whose only hand card is a hand joker, cost.
+type SetsMove = (i16, u8, u64);
+
+/// [`RobSweep::sets_cache`]: by rank, pool and originals robbed whole.
+type SetsCache = FxHashMap<(usize, u32, u8), Box<[SetsMove]>>;
+
 /// The robbing problem as the sweep sees it.
 struct RobSweep<'p, 'a> {
     p: &'p RobProblem<'a>,
@@ -427,6 +434,12 @@ struct RobSweep<'p, 'a> {
     succ_bufs: Vec<Vec<Succ>>,
     /// Whether transitions keep what they did (for the walk only).
     record: bool,
+    /// The new sets' transitions of a rank's last step, by rank, pool of
+    /// copies and originals robbed whole (all they depend on but the
+    /// state's token counts): per transition, the tokens placed, the
+    /// melds whose only hand card is a hand joker, and the cost. Listing
+    /// them anew for every state was half of the slowest ~20 positions.
+    sets_cache: std::cell::RefCell<SetsCache>,
     /// Work done (states and their transitions), against `node_limit`.
     nodes: u64,
     node_limit: u64,
@@ -860,6 +873,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             memo: FxHashMap::default(),
             overflow: std::cell::Cell::new(false),
             succ_bufs: Vec::new(),
+            sets_cache: Default::default(),
             record: false,
             nodes: 0,
             node_limit,
@@ -1542,8 +1556,54 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             base.whole = 0;
         }
         let mut chosen: SmallVec<[NewSet; 3]> = SmallVec::new();
-        let comps = self.compositions(rob, hand);
-        self.sets_rec(r, whole, &base, &comps, rob, hand, 0, &mut chosen, out);
+        if self.record {
+            let comps = self.compositions(rob, hand);
+            self.sets_rec(r, whole, &base, &comps, rob, hand, 0, &mut chosen, out);
+            return;
+        }
+        // The transitions from a state of zero tokens, then shifted by the
+        // state's own: the states listing them would give, each once, at
+        // its least cost, in the order first listed (the walk, which keeps
+        // what the sets are, lists them).
+        let key = (r, pool, whole);
+        let mut cache = self.sets_cache.borrow_mut();
+        let moves = cache.entry(key).or_insert_with(|| {
+            let mut zero = base;
+            zero.d = 0;
+            zero.f = 0;
+            let comps = self.compositions(rob, hand);
+            let mut listed = Vec::new();
+            self.sets_rec(
+                r,
+                whole,
+                &zero,
+                &comps,
+                rob,
+                hand,
+                0,
+                &mut chosen,
+                &mut listed,
+            );
+            // Sets that differ only in their suits lead to the same state:
+            // the cheapest, in the place of the first.
+            let mut moves: Vec<SetsMove> = Vec::with_capacity(listed.len());
+            for (next, cost, _) in &listed {
+                let (d, f) = (i16::from(next.d), next.f);
+                match moves.iter_mut().find(|m| m.0 == d && m.1 == f) {
+                    Some(m) => m.2 = m.2.min(*cost),
+                    None => moves.push((d, f, *cost)),
+                }
+            }
+            moves.into_boxed_slice()
+        });
+        for &(d, f, cost) in moves.iter() {
+            if let Ok(d) = i8::try_from(i16::from(base.d) + d) {
+                let mut next = base;
+                next.d = d;
+                next.f = base.f + f;
+                out.push((next, cost, None));
+            }
+        }
     }
 
     /// Choose the next new set's naturals (the compositions in a fixed
