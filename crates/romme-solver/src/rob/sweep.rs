@@ -386,6 +386,68 @@ type SetsMove = (i16, u8, u64);
 /// [`RobSweep::sets_cache`]: by rank, pool and originals robbed whole.
 type SetsCache = FxHashMap<(usize, u32, u8), Box<[SetsMove]>>;
 
+/// The sweep's memo: per step and state, its value (marked [`BOUND`] when
+/// only a lower bound). Most states fit a key of five words (at most
+/// [`PACKED_RUNS`] open runs, small counts): 48 bytes an entry instead of
+/// 112 for the state itself, so the large memos of the slowest positions
+/// grow, hash and probe in less than half the memory. The rest are kept
+/// by their state.
+#[derive(Default)]
+struct Memo {
+    packed: FxHashMap<[u64; 5], u64>,
+    wide: FxHashMap<(u16, State), u64>,
+}
+
+/// Open runs a packed memo key holds (three of 21 bits to a word).
+const PACKED_RUNS: usize = 6;
+
+impl Memo {
+    /// The five words that tell `(k, st)` apart from every other packed
+    /// step and state, or `None` where a field does not fit.
+    fn pack((k, st): (u16, State)) -> Option<[u64; 5]> {
+        let runs: &[Run] = &st.runs;
+        if runs.len() > PACKED_RUNS
+            || st.ace_kept_jokers >= 16
+            || st.f >= 32
+            || st.aces_low >= 1 << 15
+            || st.pool >= 1 << 30
+            || st.ace_pool >= 1 << 30
+        {
+            return None;
+        }
+        let mut words = [0u64; 5];
+        for (i, run) in runs.iter().enumerate() {
+            // A run's fields lie in bits 6..27 (see `Run::new`).
+            debug_assert!(run.0 & 0x3f == 0 && run.0 >> 27 == 0, "run {run:?}");
+            words[i / 3] |= u64::from(run.0 >> 6) << (21 * (i % 3));
+        }
+        words[2] = st.orig;
+        words[3] = u64::from(st.pool) | u64::from(st.ace_pool) << 30 | (runs.len() as u64) << 60;
+        words[4] = u64::from(k)
+            | u64::from(st.whole) << 16
+            | u64::from(st.ace_whole) << 24
+            | u64::from(st.aces_low) << 32
+            | u64::from(st.d as u8) << 47
+            | u64::from(st.ace_kept_jokers) << 55
+            | u64::from(st.f) << 59;
+        Some(words)
+    }
+
+    fn get(&self, key: (u16, State)) -> Option<u64> {
+        match Memo::pack(key) {
+            Some(words) => self.packed.get(&words).copied(),
+            None => self.wide.get(&key).copied(),
+        }
+    }
+
+    fn insert(&mut self, key: (u16, State), value: u64) {
+        match Memo::pack(key) {
+            Some(words) => self.packed.insert(words, value),
+            None => self.wide.insert(key, value),
+        };
+    }
+}
+
 /// The robbing problem as the sweep sees it.
 struct RobSweep<'p, 'a> {
     p: &'p RobProblem<'a>,
@@ -425,7 +487,7 @@ struct RobSweep<'p, 'a> {
     /// with no copy of the suit at all (a run to the end takes a token at
     /// each).
     gaps_to_end: Vec<Vec<u8>>,
-    memo: FxHashMap<(u16, State), u64>,
+    memo: Memo,
     /// A transition had more open runs than a state holds ([`MAX_RUNS`]):
     /// the search is incomplete and stops.
     overflow: std::cell::Cell<bool>,
@@ -870,7 +932,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             ace_twice,
             tok_cap: max_j + 1,
             jokers_from,
-            memo: FxHashMap::default(),
+            memo: Memo::default(),
             overflow: std::cell::Cell::new(false),
             succ_bufs: Vec::new(),
             sets_cache: Default::default(),
@@ -901,7 +963,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             return c;
         }
         let key = (k as u16, *st);
-        if let Some(&c) = self.memo.get(&key) {
+        if let Some(c) = self.memo.get(key) {
             if c & BOUND == 0 {
                 self.met(acc, c);
                 return c;
@@ -1866,8 +1928,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                     Step::End => self.end_cost(&next).map(|(c, _)| c),
                     _ => self
                         .memo
-                        .get(&((k + 1) as u16, next))
-                        .copied()
+                        .get(((k + 1) as u16, next))
                         .filter(|c| c & BOUND == 0),
                 };
                 if rest == Some(target - delta) {
