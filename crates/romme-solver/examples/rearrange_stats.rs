@@ -7,7 +7,9 @@
 //! `VERBOSE=1` prints a line per position: its time, a fingerprint of the
 //! answer and what the tie-break order ranks (cards placed / their points /
 //! changed melds), so two builds can be compared. `SEED=N` runs only that
-//! position and prints it.
+//! position and prints it; `SEEDS=FILE` only the positions whose seeds the
+//! file lists (whitespace between them), e.g. a row's slowest, to profile
+//! or time them alone.
 
 use std::time::Instant;
 
@@ -44,6 +46,20 @@ fn main() {
     // An optional second argument picks one row; SEED=N one position of it.
     let only: Option<usize> = std::env::args().nth(2).and_then(|a| a.parse().ok());
     let only_seed: Option<u64> = std::env::var("SEED").ok().and_then(|v| v.parse().ok());
+    let listed: Option<Vec<u64>> = match std::env::var_os("SEEDS") {
+        None => None,
+        Some(file) => match std::fs::read_to_string(&file) {
+            Ok(text) => Some(
+                text.split_whitespace()
+                    .filter_map(|w| w.parse().ok())
+                    .collect(),
+            ),
+            Err(e) => {
+                eprintln!("SEEDS: cannot read {}: {e}", file.to_string_lossy());
+                return;
+            }
+        },
+    };
     for target in [20, 30, 40, 50, 60] {
         if only.is_some_and(|o| o != target) {
             continue;
@@ -52,7 +68,9 @@ fn main() {
         let mut optimal = 0;
         let mut placed = 0usize;
         for seed in 0..n {
-            if only_seed.is_some_and(|o| o != seed) {
+            if only_seed.is_some_and(|o| o != seed)
+                || listed.as_ref().is_some_and(|l| !l.contains(&seed))
+            {
                 continue;
             }
             let (table, hand) = position(seed * 7919 + target as u64, target, true);
