@@ -91,6 +91,8 @@ const PASS_NODES: u64 = 30_000;
 /// `rearrange_stats` (BENCHMARKS.md): at 7 levels instead of 5 the ~30
 /// positions the branch and bound decides take a fifth fewer instructions
 /// and the ~40 row 18 % less time, but the ~20 row 17 % more instructions.
+/// They also wait longer for a better turn before the sweep is asked
+/// ([`SWEEP_AFTER_STALL_LARGE`]).
 const LARGE_TABLE: usize = 24;
 
 /// Nodes of the branch and bound before the sweep over the rank line is
@@ -106,15 +108,19 @@ const SWEEP_AFTER: u64 = 1_000_000;
 /// Nodes without a better turn before the sweep is asked, while the best
 /// turn found costs more than the floor: the branch and bound proves such a
 /// gap slowly (every way to place one more card, or to change one meld
-/// fewer, must fail), the sweep well. Measured on the `raeuber` rows of
-/// `rearrange_stats` (BENCHMARKS.md): since the sweep has bounds inside a
-/// position, 100,000 takes a sixth less time over the ~20 row's 1,000
-/// positions than 300,000 (p99 124-131 ms against 168 ms) and less over
-/// the ~30 row's 100, but its median position 22 ms against 13 ms (it
-/// improves its best late). A gap of changed melds alone was left to
-/// [`SWEEP_AFTER`] until the ~20 row showed it the same (a sixth of its
-/// time).
+/// fewer, must fail), the sweep well. A gap of changed melds alone was left
+/// to [`SWEEP_AFTER`] until the ~20 row's 1,000 positions showed it the
+/// same (a sixth of their time).
 const SWEEP_AFTER_STALL: u64 = 100_000;
+
+/// ... and on tables of more than [`LARGE_TABLE`] cards, where the branch
+/// and bound more often improves its best late. Measured on the `raeuber`
+/// rows of `rearrange_stats` (BENCHMARKS.md), since the sweep has bounds
+/// inside a position: on the ~20 row (1,000 positions) a stall of 100,000
+/// takes a sixth less time than 300,000 (p99 109-131 ms against 168 ms);
+/// on the ~30 row (100 positions) 100,000 doubles the median position
+/// (20 ms against 13 ms).
+const SWEEP_AFTER_STALL_LARGE: u64 = 300_000;
 
 /// Work the sweep may do (its states with their transitions), on top of
 /// the search's node limit.
@@ -149,8 +155,11 @@ pub(crate) struct Tuning {
     /// optimum or finds a better turn; `None`: the branch and bound alone.
     pub sweep_after: Option<u64>,
     /// The same, sooner: after this many nodes without a better turn while
-    /// the best so far costs more than the floor ([`SWEEP_AFTER_STALL`]).
+    /// the best so far costs more than the floor ([`SWEEP_AFTER_STALL`]) ...
     pub sweep_after_stall: Option<u64>,
+    /// ... and as many on tables of more than [`LARGE_TABLE`] cards
+    /// ([`SWEEP_AFTER_STALL_LARGE`]).
+    pub sweep_after_stall_large: Option<u64>,
     /// The sweep's bounds from free rearrangement's relaxation (off only
     /// in a test that checks them).
     pub sweep_relaxation: bool,
@@ -173,6 +182,7 @@ impl Tuning {
         residual_after: 5_000,
         sweep_after: Some(SWEEP_AFTER),
         sweep_after_stall: Some(SWEEP_AFTER_STALL),
+        sweep_after_stall_large: Some(SWEEP_AFTER_STALL_LARGE),
         sweep_relaxation: true,
         sweep_nodes: SWEEP_NODES,
         exchange_floor: true,
@@ -188,6 +198,7 @@ impl Tuning {
         residual_after: 0,
         sweep_after: None,
         sweep_after_stall: None,
+        sweep_after_stall_large: None,
         sweep_relaxation: true,
         sweep_nodes: SWEEP_NODES,
         exchange_floor: false,
@@ -329,6 +340,9 @@ struct Search<'p, 'a> {
     residual_levels: usize,
     /// The node at which the sweep takes over (`u64::MAX`: never).
     sweep_at: u64,
+    /// Nodes without a better turn before it does (by the table's size,
+    /// see [`Tuning::sweep_after_stall`]).
+    sweep_stall: Option<u64>,
     /// The node at which the best turn was last improved (or the search
     /// began).
     improved_at: u64,
@@ -435,6 +449,7 @@ impl<'p, 'a> Search<'p, 'a> {
             (SetSuits::Any, None) => usize::MAX,
         };
         let n = items.len();
+        let large = p.table.iter().map(Vec::len).sum::<usize>() > LARGE_TABLE;
         Search {
             p,
             items,
@@ -485,10 +500,15 @@ impl<'p, 'a> Search<'p, 'a> {
             best_cost: p.incumbent,
             best: None,
             error: None,
-            residual_levels: if p.table.iter().map(Vec::len).sum::<usize>() > LARGE_TABLE {
+            residual_levels: if large {
                 p.tuning.residual_levels_large
             } else {
                 p.tuning.residual_levels
+            },
+            sweep_stall: if large {
+                p.tuning.sweep_after_stall_large
+            } else {
+                p.tuning.sweep_after_stall
             },
             sweep_at: p.tuning.sweep_after.map_or(u64::MAX, |n| n.max(1)),
             improved_at: 0,
@@ -592,7 +612,7 @@ impl<'p, 'a> Search<'p, 'a> {
         self.nodes += 1;
         // (The stall is looked at only while the sweep has not been asked.)
         let stalled = || {
-            self.p.tuning.sweep_after_stall.is_some_and(|n| {
+            self.sweep_stall.is_some_and(|n| {
                 self.nodes >= self.improved_at.saturating_add(n) && self.best_cost > self.p.floor
             })
         };
@@ -1510,6 +1530,7 @@ mod tests {
         residual_after: 0,
         sweep_after: None,
         sweep_after_stall: None,
+        sweep_after_stall_large: None,
         sweep_relaxation: true,
         sweep_nodes: SWEEP_NODES,
         exchange_floor: true,
