@@ -981,7 +981,9 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         let mut budget = budget.min(self.worth(acc));
         let lb = self.lower_bound(k, st, budget);
         if lb >= budget {
-            self.memo.insert(key, lb | BOUND);
+            // Not kept in the memo: worked out again as cheaply as looked
+            // up, and most states end here (keeping them made the memo of
+            // the slowest ~20 positions grow and probe in far more memory).
             return lb;
         }
         if self.succ_bufs.len() <= k {
