@@ -111,15 +111,16 @@ const SWEEP_AFTER: u64 = 1_000_000;
 /// fewer, must fail), the sweep well. A gap of changed melds alone was left
 /// to [`SWEEP_AFTER`] until the ~20 row's 1,000 positions showed it the
 /// same (a sixth of their time).
-const SWEEP_AFTER_STALL: u64 = 100_000;
+const SWEEP_AFTER_STALL: u64 = 50_000;
 
 /// ... and on tables of more than [`LARGE_TABLE`] cards, where the branch
 /// and bound more often improves its best late. Measured on the `raeuber`
 /// rows of `rearrange_stats` (BENCHMARKS.md), since the sweep has bounds
 /// inside a position: on the ~20 row (1,000 positions) a stall of 100,000
-/// takes a sixth less time than 300,000 (p99 109-131 ms against 168 ms);
-/// on the ~30 row (100 positions) 100,000 doubles the median position
-/// (20 ms against 13 ms).
+/// took a sixth less time than 300,000 (p99 109-131 ms against 168 ms),
+/// and once the sweep's memo kept fewer states, 50,000 another tenth
+/// (p99 87 ms against 103 ms; 30,000: 94 ms); on the ~30 row (100
+/// positions) 100,000 doubled the median position (20 ms against 13 ms).
 const SWEEP_AFTER_STALL_LARGE: u64 = 300_000;
 
 /// Work the sweep may do (its states with their transitions), on top of
