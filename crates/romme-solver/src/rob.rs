@@ -1568,6 +1568,43 @@ mod tests {
         assert!(compared >= 120, "only {compared} proven pairs");
     }
 
+    /// A set laid off onto holds its original whole, so it is no changed
+    /// meld, in the sweep as in the branch and bound, also where the same
+    /// copies of the rank could be robbed from runs into a new set.
+    #[test]
+    fn the_sweep_keeps_a_set_laid_off_onto_unchanged() {
+        use romme_core::notation::parse_cards;
+        let Some(Ok(rules)) = presets::load("raeuber") else {
+            panic!("raeuber preset");
+        };
+        let solver = PartitionSolver::new(&rules, None).expect("solver");
+        let meld = |text: &str| -> Vec<MeldCard> {
+            parse_cards(text)
+                .expect("cards")
+                .into_iter()
+                .map(|card| MeldCard {
+                    card,
+                    stands_for: None,
+                })
+                .collect()
+        };
+        let table = [
+            meld("7c 8c 9c 10c"),
+            meld("7d 8d 9d 10d"),
+            meld("7h 8h 9h 10h"),
+            meld("7c 7d 7h"),
+        ];
+        let hand = parse_cards("7s Kd 2c").expect("cards");
+        let sweep = Tuning {
+            sweep_after: Some(0),
+            ..Tuning::PLAIN
+        };
+        for tuning in [Tuning::PLAIN, sweep, Tuning::DEFAULT] {
+            let got = cost(&solver, (&table, &hand), 3_000_000, tuning).expect("solves");
+            assert_eq!(got, (true, 2, 7, 0), "{tuning:?}");
+        }
+    }
+
     /// The sweep over the rank line finds the same optimum (cards left,
     /// their value, changed melds) as the plain branch and bound.
     #[test]

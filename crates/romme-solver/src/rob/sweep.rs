@@ -2116,3 +2116,123 @@ struct SuitCtx {
     /// start to follow.
     claimable: SmallVec<[usize; 2]>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{MAX_SUITS, Memo, PACKED_RUNS, Run, Runs, State};
+    use proptest::prelude::*;
+
+    /// A state whose every field fits a packed memo key.
+    fn packable() -> impl Strategy<Value = (u16, State)> {
+        let run = (
+            0..MAX_SUITS,
+            0u32..16,
+            any::<bool>(),
+            any::<bool>(),
+            0u32..8,
+            (0u32..3, 0u32..32),
+            any::<bool>(),
+            any::<bool>(),
+        )
+            .prop_map(|(suit, len, hand, nat, tok, claim, to_end, from0)| {
+                Run::new(suit, len, hand, nat, tok, claim, to_end, from0)
+            });
+        (
+            any::<u16>(),
+            proptest::collection::vec(run, 0..=PACKED_RUNS),
+            any::<u64>(),
+            (0u32..1 << 30, 0u32..1 << 30),
+            (any::<u8>(), any::<u8>(), 0u16..1 << 15),
+            (0u8..16, any::<i8>(), 0u8..32),
+        )
+            .prop_map(
+                |(k, runs, orig, (pool, ace_pool), (whole, ace_whole, aces_low), (akj, d, f))| {
+                    let state = State {
+                        runs: Runs::sorted(&runs).expect("at most six runs"),
+                        orig,
+                        pool,
+                        ace_pool,
+                        whole,
+                        ace_whole,
+                        aces_low,
+                        ace_kept_jokers: akj,
+                        d,
+                        f,
+                    };
+                    (k, state)
+                },
+            )
+    }
+
+    proptest! {
+        /// Packed keys tell states apart exactly: two steps and states
+        /// share a key only when they are equal (a key that merged two
+        /// states would hand one the other's value).
+        #[test]
+        fn packed_memo_keys_tell_states_apart(a in packable(), b in packable()) {
+            let (ka, kb) = (Memo::pack(a), Memo::pack(b));
+            prop_assert!(ka.is_some() && kb.is_some());
+            prop_assert_eq!(ka == kb, a == b);
+        }
+
+        /// The same, for states one field apart (random pairs seldom are).
+        #[test]
+        fn packed_memo_keys_differ_in_every_field(
+            a in packable(),
+            field in 0usize..12,
+            bit in 0u32..64,
+        ) {
+            let (k, st) = a;
+            let mut b = st;
+            let mut kb = k;
+            match field {
+                0 => kb ^= 1 << (bit % 16),
+                1 => b.orig ^= 1 << bit,
+                2 => b.pool ^= 1 << (bit % 30),
+                3 => b.ace_pool ^= 1 << (bit % 30),
+                4 => b.whole ^= 1 << (bit % 8),
+                5 => b.ace_whole ^= 1 << (bit % 8),
+                6 => b.aces_low ^= 1 << (bit % 15),
+                7 => b.ace_kept_jokers ^= 1 << (bit % 4),
+                8 => b.d ^= 1 << (bit % 8),
+                9 => b.f ^= 1 << (bit % 5),
+                10 if !st.runs.is_empty() => {
+                    // One field bit of one open run (they lie in bits 6..27).
+                    let mut runs: Vec<Run> = st.runs.to_vec();
+                    let i = bit as usize % runs.len();
+                    runs[i] = Run(runs[i].0 ^ 1 << (6 + bit % 21));
+                    b.runs = Runs::sorted(&runs).expect("at most six runs");
+                }
+                _ => {
+                    // One more run, or one run fewer.
+                    let mut runs: Vec<Run> = st.runs.to_vec();
+                    if runs.len() < PACKED_RUNS {
+                        runs.push(Run::new((bit % 5) as usize, 3, true, true, 0, (0, 0), false, false));
+                    } else {
+                        runs.pop();
+                    }
+                    b.runs = Runs::sorted(&runs).expect("at most six runs");
+                }
+            }
+            prop_assert!((k, st) != (kb, b));
+            prop_assert_ne!(Memo::pack((k, st)), Memo::pack((kb, b)));
+        }
+    }
+
+    /// States beyond what a key holds are kept by the state itself.
+    #[test]
+    fn states_too_wide_for_a_key_are_not_packed() {
+        let run = Run::new(0, 3, true, true, 0, (0, 0), false, false);
+        let wide = State {
+            runs: Runs::sorted(&[run; PACKED_RUNS + 1]).expect("fits a state"),
+            ..State::default()
+        };
+        assert_eq!(Memo::pack((0, wide)), None);
+        let many_owed = State {
+            f: 32,
+            ..State::default()
+        };
+        assert_eq!(Memo::pack((0, many_owed)), None);
+        assert!(Memo::pack((0, State::default())).is_some());
+    }
+}
