@@ -386,6 +386,37 @@ type SetsMove = (i16, u8, u64);
 /// [`RobSweep::sets_cache`]: by rank, pool and originals robbed whole.
 type SetsCache = FxHashMap<(usize, u32, u8), Box<[SetsMove]>>;
 
+/// What a suit's step reads of a state ([`RobSweep::suit_cache`]): the
+/// position and suit, the suit's open runs, the states of the original
+/// runs there (8 bits each) and whether a run follows each, the suit's
+/// field of the rank's pool, and the tokens placed.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct SuitKey {
+    q: u8,
+    s: u8,
+    mine: SmallVec<[Run; 4]>,
+    codes: u64,
+    followed: u8,
+    pool: u8,
+    d: i8,
+}
+
+/// One transition of a suit's step as [`RobSweep::suit_cache`] keeps it:
+/// the original runs' new states (as `SuitKey::codes`), the suit's new
+/// pool field, tokens placed, the melds owed a hand joker that were added,
+/// the low aces of the suit (on the ace's low position), the suit's runs
+/// after the step, and the cost.
+#[derive(Debug, Clone)]
+struct SuitMove {
+    codes: u64,
+    pool: u8,
+    d: i8,
+    f_added: u8,
+    aces_low: u16,
+    runs: SmallVec<[Run; 4]>,
+    change: u64,
+}
+
 /// The sweep's memo: per step and state, its value (marked [`BOUND`] when
 /// only a lower bound). Most states fit a key of five words (at most
 /// [`PACKED_RUNS`] open runs, small counts): 48 bytes an entry instead of
@@ -502,6 +533,10 @@ struct RobSweep<'p, 'a> {
     /// melds whose only hand card is a hand joker, and the cost. Listing
     /// them anew for every state was half of the slowest ~20 positions.
     sets_cache: std::cell::RefCell<SetsCache>,
+    /// The transitions of a suit's step, by what it reads of the state
+    /// ([`SuitKey`]); the other suits' runs pass through. Listing them anew
+    /// in every state was a quarter of the slowest ~20 positions.
+    suit_cache: std::cell::RefCell<FxHashMap<SuitKey, Box<[SuitMove]>>>,
     /// Work done (states and their transitions), against `node_limit`.
     nodes: u64,
     node_limit: u64,
@@ -936,6 +971,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             overflow: std::cell::Cell::new(false),
             succ_bufs: Vec::new(),
             sets_cache: Default::default(),
+            suit_cache: Default::default(),
             record: false,
             nodes: 0,
             node_limit,
@@ -1217,6 +1253,105 @@ impl<'p, 'a> RobSweep<'p, 'a> {
     }
 
     fn suit_step(&self, q: usize, s: usize, st: &State, out: &mut Vec<Succ>) {
+        let origs = &self.runs_at[q][s];
+        if self.record || origs.len() > 8 {
+            self.suit_step_listed(q, s, st, out);
+            return;
+        }
+        let twice = self.twice(self.rank_at[q]);
+        let pool = if twice { st.ace_pool } else { st.pool };
+        let field = |pool: u32| (pool >> (6 * s) & 0x3f) as u8;
+        let mut key = SuitKey {
+            q: q as u8,
+            s: s as u8,
+            mine: st.runs.iter().copied().filter(|r| r.suit() == s).collect(),
+            codes: 0,
+            followed: 0,
+            pool: field(pool),
+            d: st.d,
+        };
+        for (j, &m) in origs.iter().enumerate() {
+            let slot = self.runs_o[m].slot;
+            key.codes |= u64::from(orig_get(st.orig, slot)) << (8 * j);
+            key.followed |= u8::from(Self::followed(st, m)) << j;
+        }
+        let mut cache = self.suit_cache.borrow_mut();
+        let moves =
+            match cache.get(&key) {
+                Some(moves) => moves,
+                None => {
+                    // Listed from the state with the suit's runs alone (the
+                    // others only pass through), and kept as what changed.
+                    let mut alone = *st;
+                    match Runs::sorted(&key.mine) {
+                        Some(runs) => alone.runs = runs,
+                        None => {
+                            self.overflow.set(true);
+                            return;
+                        }
+                    }
+                    // (Only a run of the suit can follow one of its originals.)
+                    debug_assert!(origs.iter().enumerate().all(|(j, &m)| {
+                        Self::followed(&alone, m) == (key.followed >> j & 1 == 1)
+                    }));
+                    let mut listed = Vec::new();
+                    self.suit_step_listed(q, s, &alone, &mut listed);
+                    let moves: Box<[SuitMove]> = listed
+                        .iter()
+                        .map(|(next, change, _)| {
+                            let mut codes = 0u64;
+                            for (j, &m) in origs.iter().enumerate() {
+                                let slot = self.runs_o[m].slot;
+                                codes |= u64::from(orig_get(next.orig, slot)) << (8 * j);
+                            }
+                            SuitMove {
+                                codes,
+                                pool: field(if twice { next.ace_pool } else { next.pool }),
+                                d: next.d,
+                                f_added: next.f - st.f,
+                                aces_low: next.aces_low >> (3 * s) & 7,
+                                runs: next.runs.iter().copied().collect(),
+                                change: *change,
+                            }
+                        })
+                        .collect();
+                    cache.entry(key).or_insert(moves)
+                }
+            };
+        let others: SmallVec<[Run; MAX_RUNS]> =
+            st.runs.iter().copied().filter(|r| r.suit() != s).collect();
+        let mut runs: SmallVec<[Run; MAX_RUNS]> = SmallVec::new();
+        for mv in moves.iter() {
+            let mut next = *st;
+            for (j, &m) in origs.iter().enumerate() {
+                let slot = self.runs_o[m].slot;
+                next.orig = orig_set(next.orig, slot, (mv.codes >> (8 * j)) as u8);
+            }
+            let set = |pool: u32| (pool & !(0x3f << (6 * s))) | u32::from(mv.pool) << (6 * s);
+            if twice {
+                next.ace_pool = set(next.ace_pool);
+            } else {
+                next.pool = set(next.pool);
+            }
+            next.d = mv.d;
+            next.f = st.f + mv.f_added;
+            if q == 0 && self.ace_twice {
+                next.aces_low = (next.aces_low & !(7 << (3 * s))) | mv.aces_low << (3 * s);
+            }
+            runs.clear();
+            runs.extend_from_slice(&others);
+            runs.extend_from_slice(&mv.runs);
+            let Some(sorted) = Runs::sorted(&runs) else {
+                self.overflow.set(true);
+                return;
+            };
+            next.runs = sorted;
+            out.push((next, mv.change, None));
+        }
+    }
+
+    /// [`RobSweep::suit_step`]'s transitions, listed from the state.
+    fn suit_step_listed(&self, q: usize, s: usize, st: &State, out: &mut Vec<Succ>) {
         let r = self.rank_at[q];
         let face = Face::new(self.line[q], self.suits[s]);
         let origs = &self.runs_at[q][s];
