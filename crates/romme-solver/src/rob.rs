@@ -576,18 +576,30 @@ impl<'p, 'a> Search<'p, 'a> {
             }
             return;
         };
+        // The items of that kind, in order (hand copies first): from the
+        // lists by face, not a pass over every item.
+        let list = match card.face() {
+            Some(f) if !self.p.checker.is_wild(card) => &self.by_face[f.index()],
+            _ => &self.wilds,
+        };
+        let same: Items = list
+            .iter()
+            .copied()
+            .filter(|&k| self.items[k].card == card && !chosen.contains(&k))
+            .collect();
         // A hand copy first (copies are alike: the first open one), then
         // each free table card of that kind.
-        let hand_copy = (0..self.hand_len).find(|&k| {
-            self.status[k] == Status::Open && self.items[k].card == card && !chosen.contains(&k)
-        });
+        let hand_copy = same
+            .iter()
+            .copied()
+            .find(|&k| k < self.hand_len && self.status[k] == Status::Open);
         if let Some(k) = hand_copy {
             chosen.push(k);
             self.realize(melds, m, chosen, hand + 1, budget);
             chosen.pop();
         }
-        for k in self.hand_len..self.items.len() {
-            if self.items[k].card == card && !self.used[k] && !chosen.contains(&k) {
+        for &k in &same {
+            if k >= self.hand_len && !self.used[k] {
                 chosen.push(k);
                 self.realize(melds, m, chosen, hand, budget);
                 chosen.pop();
