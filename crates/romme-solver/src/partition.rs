@@ -770,7 +770,7 @@ enum Branch {
 /// by this and each changed meld adds 1, so changes only break ties.
 pub(crate) const CHANGE_SCALE: u64 = 64;
 
-/// Rearrangement mode of the search (see [`crate::rearrange`]).
+/// Rearrangement mode of the search (see [`crate::rearrange`](mod@crate::rearrange)).
 #[derive(Debug, Clone)]
 pub(crate) struct Arrange {
     /// Copies of each face that may stay unmatched (the hand's); the others

@@ -23,8 +23,9 @@
 //! * The search does not know who owns which meld; the engine decides which
 //!   melds a player may rob ("fremde Meldungen").
 //!
-//! The objective is the one of [`crate::rearrange`]: fewest cards left in
-//! the hand, then fewest points left, then fewest changed melds. The search
+//! The objective is the one of [`crate::rearrange`](mod@crate::rearrange):
+//! fewest cards left in the hand, then fewest points left, then fewest
+//! changed melds. The search
 //! is a depth-first branch and bound over the hand cards in a fixed order:
 //! each card either starts a new meld (with later hand cards and table cards
 //! that are still on the table) or stays in the hand. It is deterministic and
