@@ -1619,13 +1619,8 @@ mod tests {
         };
         let solver = PartitionSolver::new(&rules, None).expect("solver");
         let meld = |text: &str| -> Vec<MeldCard> {
-            parse_cards(text)
-                .expect("cards")
-                .into_iter()
-                .map(|card| MeldCard {
-                    card,
-                    stands_for: None,
-                })
+            text.split_whitespace()
+                .map(|c| c.parse().expect("card"))
                 .collect()
         };
         let table = [

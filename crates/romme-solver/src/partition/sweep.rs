@@ -223,10 +223,16 @@ type BoundKey = (u8, u8, [u8; 5]);
 /// A key no bound has (an empty slot of the front table).
 const NO_BOUND_KEY: BoundKey = (u8::MAX, u8::MAX, [u8::MAX; 5]);
 
-/// The slot of position `p` and `left` tokens left in the front table of
-/// bounds (see `Sweep::bound_front`).
+/// The slot of position `p` and `left` tokens left in the tables kept per
+/// position and tokens left (`Sweep::bound_front`, `Sweep::slots`), which
+/// hold `per_position_slots(len)` entries.
 fn front_index(p: usize, left: u8) -> usize {
     p * (MAX_TOKENS + 1) + usize::from(left)
+}
+
+/// The size of a table kept per position (up to `len`) and tokens left.
+fn per_position_slots(len: usize) -> usize {
+    (len + 1) * (MAX_TOKENS + 1)
 }
 
 /// A memo key (see [`State::key`]).
@@ -788,7 +794,7 @@ impl<'t> Sweep<'t> {
             bounds: None,
             bounds_wanted: false,
             bound_memo: FxHashMap::default(),
-            bound_front: vec![(NO_BOUND_KEY, 0); (len + 1) * (MAX_TOKENS + 1)],
+            bound_front: vec![(NO_BOUND_KEY, 0); per_position_slots(len)],
             shared: None,
             bounds_after: (
                 BOUNDS_AFTER,
@@ -1315,7 +1321,7 @@ impl<'t> Sweep<'t> {
         // left, a state's bound is a few lookups (measured on the `offen`
         // ~60 positions: the median 11.41 M -> 10.91 M instructions against
         // starting after `bounds_after` states).
-        let most = (MAX_OPEN + self.t.suits.len()) as u64;
+        let most = self.most_forced();
         if !self.relaxation && self.doomed_runs && p > 0 && p < self.len && limit <= most {
             let left = self.tokens - state.used;
             let doomed = state
@@ -1425,9 +1431,8 @@ impl<'t> Sweep<'t> {
         if self.relaxation || !self.doomed_runs || next >= self.len {
             return false;
         }
-        // As in `value`: the bound counts at most a change per open run and
-        // per suit, so it cannot reach a larger limit.
-        let most = (MAX_OPEN + self.t.suits.len()) as u64;
+        // As in `value` (see `most_forced`).
+        let most = self.most_forced();
         let Some(need) = self.cut.checked_sub(paid) else {
             return true;
         };
@@ -1441,12 +1446,19 @@ impl<'t> Sweep<'t> {
         self.excess_of(next, left, open) >= need
     }
 
+    /// The most the bound on changed melds to come (the doomed runs and
+    /// [`Sweep::excess`]) can give: a change per open run and per suit. A
+    /// limit above it is never reached, so the bound is not worked out.
+    fn most_forced(&self) -> u64 {
+        (MAX_OPEN + self.t.suits.len()) as u64
+    }
+
     /// [`Sweep::excess`] at position `p` with `left` tokens left and
     /// `open[s]` runs of suit `s` open.
     fn excess_of(&mut self, p: usize, left: u8, open: [u8; 5]) -> u64 {
-        let i = p * (MAX_TOKENS + 1) + usize::from(left);
+        let i = front_index(p, left);
         if self.slots.is_empty() {
-            self.slots = vec![None; (self.len + 1) * (MAX_TOKENS + 1)];
+            self.slots = vec![None; per_position_slots(self.len)];
         }
         let slots = match self.slots[i] {
             Some(m) => m,

@@ -257,14 +257,23 @@ impl std::hash::Hash for State {
 /// Suit `s`'s fields of a pool: robbed from original sets, hand copies
 /// left, robbed copies left.
 fn pool_get(pool: u32, s: usize) -> (u8, u8, u8) {
-    let v = pool >> (6 * s);
-    ((v & 3) as u8, (v >> 2 & 3) as u8, (v >> 4 & 3) as u8)
+    let v = pool_word(pool, s);
+    (v & 3, v >> 2 & 3, v >> 4 & 3)
 }
 
 /// The pool with suit `s`'s fields replaced (see [`pool_get`]).
 fn pool_set(pool: u32, s: usize, (inr, hl, rl): (u8, u8, u8)) -> u32 {
-    let mask = 0x3f << (6 * s);
-    (pool & !mask) | (u32::from(inr) | u32::from(hl) << 2 | u32::from(rl) << 4) << (6 * s)
+    pool_with_word(pool, s, inr | hl << 2 | rl << 4)
+}
+
+/// Suit `s`'s fields of a pool as one 6-bit word (see [`pool_get`]).
+fn pool_word(pool: u32, s: usize) -> u8 {
+    (pool >> (6 * s) & 0x3f) as u8
+}
+
+/// The pool with suit `s`'s fields replaced by `word` (see [`pool_word`]).
+fn pool_with_word(pool: u32, s: usize, word: u8) -> u32 {
+    (pool & !(0x3f << (6 * s))) | u32::from(word) << (6 * s)
 }
 
 /// The state of the original run in `slot`.
@@ -388,8 +397,9 @@ type SetsCache = FxHashMap<(usize, u32, u8), Box<[SetsMove]>>;
 
 /// What a suit's step reads of a state ([`RobSweep::suit_cache`]): the
 /// position and suit, the suit's open runs, the states of the original
-/// runs there (8 bits each) and whether a run follows each, the suit's
-/// field of the rank's pool, and the tokens placed.
+/// runs there ([`RobSweep::orig_codes`]) and whether a run follows each,
+/// the suit's fields of the rank's pool ([`pool_word`]), and the tokens
+/// placed.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct SuitKey {
     q: u8,
@@ -1259,20 +1269,17 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             return;
         }
         let twice = self.twice(self.rank_at[q]);
-        let pool = if twice { st.ace_pool } else { st.pool };
-        let field = |pool: u32| (pool >> (6 * s) & 0x3f) as u8;
+        let pool_of = |st: &State| pool_word(if twice { st.ace_pool } else { st.pool }, s);
         let mut key = SuitKey {
             q: q as u8,
             s: s as u8,
             mine: st.runs.iter().copied().filter(|r| r.suit() == s).collect(),
-            codes: 0,
+            codes: self.orig_codes(origs, st.orig),
             followed: 0,
-            pool: field(pool),
+            pool: pool_of(st),
             d: st.d,
         };
         for (j, &m) in origs.iter().enumerate() {
-            let slot = self.runs_o[m].slot;
-            key.codes |= u64::from(orig_get(st.orig, slot)) << (8 * j);
             key.followed |= u8::from(Self::followed(st, m)) << j;
         }
         let mut cache = self.suit_cache.borrow_mut();
@@ -1298,21 +1305,14 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                     self.suit_step_listed(q, s, &alone, &mut listed);
                     let moves: Box<[SuitMove]> = listed
                         .iter()
-                        .map(|(next, change, _)| {
-                            let mut codes = 0u64;
-                            for (j, &m) in origs.iter().enumerate() {
-                                let slot = self.runs_o[m].slot;
-                                codes |= u64::from(orig_get(next.orig, slot)) << (8 * j);
-                            }
-                            SuitMove {
-                                codes,
-                                pool: field(if twice { next.ace_pool } else { next.pool }),
-                                d: next.d,
-                                f_added: next.f - st.f,
-                                aces_low: next.aces_low >> (3 * s) & 7,
-                                runs: next.runs.iter().copied().collect(),
-                                change: *change,
-                            }
+                        .map(|(next, change, _)| SuitMove {
+                            codes: self.orig_codes(origs, next.orig),
+                            pool: pool_of(next),
+                            d: next.d,
+                            f_added: next.f - st.f,
+                            aces_low: next.aces_low >> (3 * s) & 7,
+                            runs: next.runs.iter().copied().collect(),
+                            change: *change,
                         })
                         .collect();
                     cache.entry(key).or_insert(moves)
@@ -1327,11 +1327,10 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                 let slot = self.runs_o[m].slot;
                 next.orig = orig_set(next.orig, slot, (mv.codes >> (8 * j)) as u8);
             }
-            let set = |pool: u32| (pool & !(0x3f << (6 * s))) | u32::from(mv.pool) << (6 * s);
             if twice {
-                next.ace_pool = set(next.ace_pool);
+                next.ace_pool = pool_with_word(next.ace_pool, s, mv.pool);
             } else {
-                next.pool = set(next.pool);
+                next.pool = pool_with_word(next.pool, s, mv.pool);
             }
             next.d = mv.d;
             next.f = st.f + mv.f_added;
@@ -1348,6 +1347,14 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             next.runs = sorted;
             out.push((next, mv.change, None));
         }
+    }
+
+    /// The states of original runs `origs` (at most eight) in `orig`, 8 bits
+    /// each in their order.
+    fn orig_codes(&self, origs: &[usize], orig: u64) -> u64 {
+        origs.iter().enumerate().fold(0, |codes, (j, &m)| {
+            codes | u64::from(orig_get(orig, self.runs_o[m].slot)) << (8 * j)
+        })
     }
 
     /// [`RobSweep::suit_step`]'s transitions, listed from the state.
