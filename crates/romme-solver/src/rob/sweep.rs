@@ -37,7 +37,9 @@
 //! in a meld: the counts `d` and `f` make sure that, at the end, every
 //! robbed joker is placed and each meld that needs a hand joker has one.
 //!
-//! The search is depth first with a memo per (step, state) and a budget:
+//! The search is depth first with a memo per (step, state) at the steps
+//! where a position starts (the states inside one seldom meet again; the
+//! walk works them out anew from the memo's) and a budget:
 //! a state's entry is its exact cost to the end, or (marked) a lower bound
 //! of at least the budget it was asked with. It is cut where a lower bound
 //! reaches the budget: the changed melds certain to come (pieces being kept;
@@ -532,6 +534,16 @@ struct RobSweep<'p, 'a> {
     /// each).
     gaps_to_end: Vec<Vec<u8>>,
     memo: Memo,
+    /// Per step, whether its states are kept in the memo: only where a
+    /// position starts (a rank's original sets, or its first suit). The
+    /// states inside a position seldom meet again (on the slowest ~20
+    /// positions one lookup in a hundred found an entry), and keeping
+    /// them took a quarter of the sweep: a position's states are worked
+    /// out again from its start, which the memo holds.
+    memo_at: Vec<bool>,
+    /// The walk is solving the states inside a position again: no limit
+    /// stops it (the search it follows has finished or kept its path).
+    walking: bool,
     /// A transition had more open runs than a state holds ([`MAX_RUNS`]):
     /// the search is incomplete and stops.
     overflow: std::cell::Cell<bool>,
@@ -953,6 +965,10 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                 gaps_to_end[s][q] = gaps_to_end[s][q + 1] + u8::from(none);
             }
         }
+        let memo_at = steps
+            .iter()
+            .map(|step| matches!(step, Step::SetsIn(_) | Step::Suit(_, 0)))
+            .collect();
         Some(RobSweep {
             claim_possible_after,
             gaps_to_end,
@@ -981,6 +997,8 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             tok_cap: max_j + 1,
             jokers_from,
             memo: Memo::default(),
+            memo_at,
+            walking: false,
             overflow: std::cell::Cell::new(false),
             succ_bufs: Vec::new(),
             sets_cache: Default::default(),
@@ -1069,7 +1087,8 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             return c;
         }
         let key = (k as u16, *st);
-        if let Some(c) = self.memo.get(key) {
+        let memo = self.memo_at[k];
+        if let Some(c) = memo.then(|| self.memo.get(key)).flatten() {
             if c & BOUND == 0 {
                 self.met(acc, c);
                 return c;
@@ -1101,9 +1120,10 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         // the branch and bound (their limit is shared).
         self.nodes += 1 + successors.len() as u64;
         self.states += 1;
-        if self.nodes > self.node_limit
-            || self.overflow.get()
-            || (self.states % 256 == 0 && self.p.deadline.is_some_and(|d| Instant::now() >= d))
+        if !self.walking
+            && (self.nodes > self.node_limit
+                || self.overflow.get()
+                || (self.states % 256 == 0 && self.p.deadline.is_some_and(|d| Instant::now() >= d)))
         {
             self.stopped = true;
             self.succ_bufs[k] = successors;
@@ -1132,11 +1152,15 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         }
         budget = budget.min(self.worth(acc));
         if best < budget {
-            self.memo.insert(key, best);
+            if memo {
+                self.memo.insert(key, best);
+            }
             best
         } else {
             let lb = best.min(cut).max(budget).min(INF);
-            self.memo.insert(key, lb | BOUND);
+            if memo {
+                self.memo.insert(key, lb | BOUND);
+            }
             lb
         }
     }
@@ -2099,6 +2123,23 @@ impl<'p, 'a> RobSweep<'p, 'a> {
     /// Build the turn of cost `best` from the start: along `path` (see
     /// [`RobSweep::found_path`]) as far as it goes, then along transitions
     /// whose exact values the memo holds.
+    /// The exact cost from step `k` in `st` (inside a position, so not in
+    /// the memo) when it is at most `rest`, reached at cost `acc`: solved
+    /// again, down to the next position's start, whose states the memo
+    /// holds, with no limit (the walk follows a search that ended).
+    fn solve_again(&mut self, k: usize, st: &State, rest: u64, acc: u64) -> u64 {
+        let (record, walking, stopped, found) =
+            (self.record, self.walking, self.stopped, self.found);
+        self.record = false;
+        self.walking = true;
+        self.stopped = false;
+        // Only what reaches `rest` matters (ties pass).
+        self.found = acc + rest;
+        let c = self.solve(k, st, rest + 1, acc);
+        (self.record, self.walking, self.stopped, self.found) = (record, walking, stopped, found);
+        c
+    }
+
     fn walk(&mut self, best: u64, path: &[(State, u64)]) -> Result<Robbed, RearrangeError> {
         self.record = true;
         let internal = |what: &str| RearrangeError::Internal(format!("robbing sweep: {what}"));
@@ -2130,10 +2171,13 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                 }
                 let rest = match self.steps[k + 1] {
                     Step::End => self.end_cost(&next).map(|(c, _)| c),
-                    _ => self
+                    _ if self.memo_at[k + 1] => self
                         .memo
                         .get(((k + 1) as u16, next))
                         .filter(|c| c & BOUND == 0),
+                    _ => {
+                        Some(self.solve_again(k + 1, &next, target - delta, best - target + delta))
+                    }
                 };
                 if rest == Some(target - delta) {
                     found = Some((next, delta, act));
