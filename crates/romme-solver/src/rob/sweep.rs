@@ -188,6 +188,31 @@ struct Runs {
 }
 
 impl Runs {
+    /// `self` with its runs of suit `s` (a block: the suit leads a run's
+    /// bits) replaced by `mine`, sorted; `None` when there are more than
+    /// [`MAX_RUNS`]. `(lo, hi)`: the block's place, from [`Runs::block`].
+    fn with_block(&self, (lo, hi): (usize, usize), mine: &[Run]) -> Option<Runs> {
+        let len = lo + mine.len() + (usize::from(self.len) - hi);
+        let mut runs = [Run(0); MAX_RUNS];
+        let out = runs.get_mut(..len)?;
+        out[..lo].copy_from_slice(&self.runs[..lo]);
+        out[lo..lo + mine.len()].copy_from_slice(mine);
+        out[lo + mine.len()..].copy_from_slice(&self.runs[hi..usize::from(self.len)]);
+        debug_assert!(out.is_sorted(), "{out:?}");
+        Some(Runs {
+            len: len as u8,
+            runs,
+        })
+    }
+
+    /// Where the runs of suit `s` lie: their first index and the one past
+    /// their last.
+    fn block(&self, s: usize) -> (usize, usize) {
+        let lo = self.partition_point(|r| r.suit() < s);
+        let hi = lo + self[lo..].partition_point(|r| r.suit() == s);
+        (lo, hi)
+    }
+
     /// The runs given, sorted; `None` when there are more than
     /// [`MAX_RUNS`].
     fn sorted(from: &[Run]) -> Option<Runs> {
@@ -1354,17 +1379,20 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         }
         let twice = self.twice(self.rank_at[q]);
         let pool_of = |st: &State| pool_word(if twice { st.ace_pool } else { st.pool }, s);
+        let block = st.runs.block(s);
+        let mine = &st.runs[block.0..block.1];
         let mut key = SuitKey {
             q: q as u8,
             s: s as u8,
-            mine: st.runs.iter().copied().filter(|r| r.suit() == s).collect(),
+            mine: mine.iter().copied().collect(),
             codes: self.orig_codes(origs, st.orig),
             followed: 0,
             pool: pool_of(st),
             d: st.d,
         };
         for (j, &m) in origs.iter().enumerate() {
-            key.followed |= u8::from(Self::followed(st, m)) << j;
+            let follows = mine.iter().any(|r| r.claim() == (CLAIM_FOLLOW, m as u32));
+            key.followed |= u8::from(follows) << j;
         }
         let mut cache = self.suit_cache.borrow_mut();
         let moves =
@@ -1402,9 +1430,6 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                     cache.entry(key).or_insert(moves)
                 }
             };
-        let others: SmallVec<[Run; MAX_RUNS]> =
-            st.runs.iter().copied().filter(|r| r.suit() != s).collect();
-        let mut runs: SmallVec<[Run; MAX_RUNS]> = SmallVec::new();
         for mv in moves.iter() {
             let mut next = *st;
             for (j, &m) in origs.iter().enumerate() {
@@ -1421,14 +1446,13 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             if q == 0 && self.ace_twice {
                 next.aces_low = (next.aces_low & !(7 << (3 * s))) | mv.aces_low << (3 * s);
             }
-            runs.clear();
-            runs.extend_from_slice(&others);
-            runs.extend_from_slice(&mv.runs);
-            let Some(sorted) = Runs::sorted(&runs) else {
+            // The suit's runs are a block of the sorted runs: replaced in
+            // place, the runs stay sorted.
+            let Some(runs) = st.runs.with_block(block, &mv.runs) else {
                 self.overflow.set(true);
                 return;
             };
-            next.runs = sorted;
+            next.runs = runs;
             out.push((next, mv.change, None));
         }
     }
