@@ -109,6 +109,9 @@ const O_WHOLE: u8 = 3;
 /// ... or keeping a piece that starts at card index `code & 0x7f`.
 const O_BLOCK: u8 = 0x80;
 
+// `lower_bound` counts the slots keeping a piece by their top bits.
+const _: () = assert!(SLOTS == 8 && O_BLOCK == 0x80);
+
 /// A new run open between two steps, packed so that states sort and hash
 /// as short integers: suit (3 bits), length capped at the minimum (4),
 /// whether it holds a hand natural, whether it holds a natural, its tokens
@@ -551,9 +554,10 @@ struct RobSweep<'p, 'a> {
     /// suit that a run open there may still start to hold (its first
     /// natural lies after the position).
     claim_jokers_after: Vec<Vec<u32>>,
-    /// Per suit and position: whether a run open there (at a later suit's
-    /// step, or before the position) may still start to hold an original.
-    claim_possible_after: Vec<Vec<bool>>,
+    /// Per position, a bit per suit: whether a run of the suit open there
+    /// (at a later suit's step, or before the position) may still start to
+    /// hold an original.
+    claim_possible_after: Vec<u8>,
     /// Per suit and position: the positions from there to the line's end
     /// with no copy of the suit at all (a run to the end takes a token at
     /// each).
@@ -973,14 +977,14 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             })
             .collect();
         let mut claim_jokers_after = vec![vec![0u32; len]; suits.len()];
-        let mut claim_possible_after = vec![vec![false; len]; suits.len()];
+        let mut claim_possible_after = vec![0u8; len];
         for o in runs_o.iter().filter(|o| o.claimable) {
             let start = (o.lo + o.first_nat).min(len - 1);
             for c in &mut claim_jokers_after[o.suit][..start] {
                 *c = (*c).max(o.jokers);
             }
-            for c in &mut claim_possible_after[o.suit][..=start] {
-                *c = true;
+            for c in &mut claim_possible_after[..=start] {
+                *c |= 1 << o.suit;
             }
         }
         let mut gaps_to_end = vec![vec![0u8; len + 1]; suits.len()];
@@ -1221,14 +1225,11 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             Step::SetsOut(r) => self.last_pos[r],
             Step::End => return 0,
         };
-        let mut changes = 0u64;
-        for slot in 0..SLOTS {
-            if orig_get(st.orig, slot) & O_BLOCK != 0 {
-                changes += 1;
-            }
-        }
+        // (A slot's top bit is `O_BLOCK`.)
+        let mut changes = u64::from((st.orig & 0x8080_8080_8080_8080).count_ones());
+        let claimable = self.claim_possible_after[q];
         for run in st.runs.iter() {
-            if run.claim().0 == CLAIM_NONE && !self.claim_possible_after[run.suit()][q] {
+            if run.claim().0 == CLAIM_NONE && claimable >> run.suit() & 1 == 0 {
                 changes += 1;
             }
         }
@@ -1248,8 +1249,10 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             - i16::from(st.d))
         .clamp(0, self.tokens) as u8;
         let mut aces_low = [0u8; 5];
-        for (s, suit) in self.suits.iter().enumerate() {
-            aces_low[suit.index()] = (st.aces_low >> (3 * s) & 7) as u8;
+        if st.aces_low != 0 {
+            for (s, suit) in self.suits.iter().enumerate() {
+                aces_low[suit.index()] = (st.aces_low >> (3 * s) & 7) as u8;
+            }
         }
         if !mid {
             return changes + relax.bound(p, left, aces_low, need - changes);
@@ -1431,7 +1434,18 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                 }
             };
         for mv in moves.iter() {
-            let mut next = *st;
+            // The suit's runs are a block of the sorted runs: replaced in
+            // place, the runs stay sorted.
+            let Some(runs) = st.runs.with_block(block, &mv.runs) else {
+                self.overflow.set(true);
+                return;
+            };
+            // Built where it is kept (a state is ~100 bytes).
+            out.push((*st, mv.change, None));
+            let Some((next, _, _)) = out.last_mut() else {
+                return;
+            };
+            next.runs = runs;
             for (j, &m) in origs.iter().enumerate() {
                 let slot = self.runs_o[m].slot;
                 next.orig = orig_set(next.orig, slot, (mv.codes >> (8 * j)) as u8);
@@ -1446,14 +1460,6 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             if q == 0 && self.ace_twice {
                 next.aces_low = (next.aces_low & !(7 << (3 * s))) | mv.aces_low << (3 * s);
             }
-            // The suit's runs are a block of the sorted runs: replaced in
-            // place, the runs stay sorted.
-            let Some(runs) = st.runs.with_block(block, &mv.runs) else {
-                self.overflow.set(true);
-                return;
-            };
-            next.runs = runs;
-            out.push((next, mv.change, None));
         }
     }
 
