@@ -191,21 +191,28 @@ struct Runs {
 }
 
 impl Runs {
-    /// `self` with its runs of suit `s` (a block: the suit leads a run's
-    /// bits) replaced by `mine`, sorted; `None` when there are more than
-    /// [`MAX_RUNS`]. `(lo, hi)`: the block's place, from [`Runs::block`].
-    fn with_block(&self, (lo, hi): (usize, usize), mine: &[Run]) -> Option<Runs> {
-        let len = lo + mine.len() + (usize::from(self.len) - hi);
-        let mut runs = [Run(0); MAX_RUNS];
-        let out = runs.get_mut(..len)?;
-        out[..lo].copy_from_slice(&self.runs[..lo]);
-        out[lo..lo + mine.len()].copy_from_slice(mine);
-        out[lo + mine.len()..].copy_from_slice(&self.runs[hi..usize::from(self.len)]);
-        debug_assert!(out.is_sorted(), "{out:?}");
-        Some(Runs {
-            len: len as u8,
-            runs,
-        })
+    /// Replaces the runs of one suit (a block: the suit leads a run's
+    /// bits), at `(lo, hi)` from [`Runs::block`], by `mine` (of the same
+    /// suit, sorted), in place: the runs stay sorted. `false` (and the
+    /// runs unchanged) when there would be more than [`MAX_RUNS`].
+    fn set_block(&mut self, (lo, hi): (usize, usize), mine: &[Run]) -> bool {
+        let n = usize::from(self.len);
+        let len = lo + mine.len() + (n - hi);
+        if len > MAX_RUNS {
+            return false;
+        }
+        let end = lo + mine.len();
+        if end != hi {
+            self.runs.copy_within(hi..n, end);
+            // Slots past the runs hold `Run(0)` (see the type's doc).
+            if len < n {
+                self.runs[len..n].fill(Run(0));
+            }
+        }
+        self.runs[lo..end].copy_from_slice(mine);
+        self.len = len as u8;
+        debug_assert!(self.is_sorted(), "{self:?}");
+        true
     }
 
     /// Where the runs of suit `s` lie: their first index and the one past
@@ -1434,18 +1441,17 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                 }
             };
         for mv in moves.iter() {
-            // The suit's runs are a block of the sorted runs: replaced in
-            // place, the runs stay sorted.
-            let Some(runs) = st.runs.with_block(block, &mv.runs) else {
-                self.overflow.set(true);
-                return;
-            };
-            // Built where it is kept (a state is ~100 bytes).
+            // Built where it is kept (a state is ~100 bytes, and building it
+            // elsewhere read back the runs just written piecewise).
             out.push((*st, mv.change, None));
             let Some((next, _, _)) = out.last_mut() else {
                 return;
             };
-            next.runs = runs;
+            if !next.runs.set_block(block, &mv.runs) {
+                out.pop();
+                self.overflow.set(true);
+                return;
+            }
             for (j, &m) in origs.iter().enumerate() {
                 let slot = self.runs_o[m].slot;
                 next.orig = orig_set(next.orig, slot, (mv.codes >> (8 * j)) as u8);
@@ -2510,5 +2516,41 @@ mod tests {
         };
         assert_eq!(Memo::pack((0, many_owed)), None);
         assert!(Memo::pack((0, State::default())).is_some());
+    }
+
+    fn any_run() -> impl Strategy<Value = Run> {
+        (0..MAX_SUITS, 1u32..16, any::<bool>(), 0u32..8)
+            .prop_map(|(s, len, hand, tok)| Run::new(s, len, hand, true, tok, (0, 0), false, false))
+    }
+
+    proptest! {
+        /// A suit's runs put back in place give the runs sorted anew, with
+        /// the slots past them empty (states compare by the whole block).
+        #[test]
+        fn a_suits_block_put_back_equals_the_runs_sorted(
+            runs in proptest::collection::vec(any_run(), 0..12),
+            mine in proptest::collection::vec(any_run(), 0..6),
+            s in 0..MAX_SUITS,
+        ) {
+            let Some(before) = Runs::sorted(&runs) else {
+                return Ok(());
+            };
+            let mut mine: Vec<Run> = mine.into_iter().map(|r| Run(r.0 & !(7 << 24) | (s as u32) << 24)).collect();
+            mine.sort_unstable();
+            let mut expected: Vec<Run> = runs.iter().copied().filter(|r| r.suit() != s).collect();
+            expected.extend_from_slice(&mine);
+            let mut after = before;
+            let fits = after.set_block(before.block(s), &mine);
+            match Runs::sorted(&expected) {
+                Some(sorted) => {
+                    prop_assert!(fits);
+                    prop_assert_eq!(after, sorted);
+                }
+                None => {
+                    prop_assert!(!fits);
+                    prop_assert_eq!(after, before);
+                }
+            }
+        }
     }
 }
