@@ -612,6 +612,10 @@ struct RobSweep<'p, 'a> {
     /// whether the step lies inside the position before it (the bound then
     /// takes the least over the tokens that position may still take).
     bound_from: Vec<(usize, bool)>,
+    /// Per line position and wild tokens left: the least bound inside the
+    /// position before it ([`RobSweep::lower_bound`]) and the need it was
+    /// asked with; `(0, 0)` where not yet asked.
+    mid_least: Vec<(u64, u64)>,
     /// The cheapest whole turn met so far (at first the cost to beat): the
     /// search cuts every branch that cannot beat it, wherever it was found.
     found: u64,
@@ -1047,6 +1051,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             relaxation,
             tokens,
             bound_from,
+            mid_least: vec![(0, 0); (len + 1) * (tokens.max(0) as usize + 1)],
             found: incumbent,
             path: Vec::new(),
             found_path: None,
@@ -1268,12 +1273,27 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         // its sets) take leave fewer for the cards ahead, but each may hold
         // one more run open into them (the relaxation counts the runs open
         // at `p` by the tokens used before it), so the least over them.
+        // That least, kept per position and tokens where no ace went low
+        // (the same for most states inside a position): exact below the
+        // need it was asked with, else at least that need.
+        let slot = (st.aces_low == 0)
+            .then(|| p * (usize::from(self.tokens as u8) + 1) + usize::from(left))
+            .filter(|&i| i < self.mid_least.len());
+        let need = need - changes;
+        if let Some(&(least, asked)) = slot.and_then(|i| self.mid_least.get(i)) {
+            if least < asked || least >= need {
+                return changes + least;
+            }
+        }
         let mut least = u64::MAX;
         for t in 0..=left {
-            least = least.min(relax.bound(p, left - t, aces_low, need - changes));
+            least = least.min(relax.bound(p, left - t, aces_low, need));
             if least == 0 {
                 break;
             }
+        }
+        if let Some(i) = slot {
+            self.mid_least[i] = (least, need);
         }
         changes + least
     }
