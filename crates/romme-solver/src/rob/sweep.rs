@@ -1122,6 +1122,19 @@ impl<'p, 'a> RobSweep<'p, 'a> {
     /// what beats the cheapest turn met so far ([`RobSweep::found`]), and
     /// a turn cheaper than that is kept for the walk.
     fn solve(&mut self, k: usize, st: &State, budget: u64, acc: u64) -> u64 {
+        self.solve_bounded(k, st, budget, acc, None)
+    }
+
+    /// [`RobSweep::solve`], with the state's lower bound when the caller
+    /// has worked it out already (asked with the same budget).
+    fn solve_bounded(
+        &mut self,
+        k: usize,
+        st: &State,
+        budget: u64,
+        acc: u64,
+        known: Option<u64>,
+    ) -> u64 {
         if let Step::End = self.steps[k] {
             let c = self.end_cost(st).map_or(INF, |(c, _)| c);
             self.met(acc, c);
@@ -1145,7 +1158,10 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         // caller's own budget is cut likewise, a value at or above this
         // budget is taken for the bound it is).
         let mut budget = budget.min(self.worth(acc));
-        let lb = self.lower_bound(k, st, budget);
+        let lb = match known {
+            Some(lb) => lb,
+            None => self.lower_bound(k, st, budget),
+        };
         if lb >= budget {
             // Not kept in the memo: worked out again as cheaply as looked
             // up, and most states end here (keeping them made the memo of
@@ -1180,8 +1196,15 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                 cut = cut.min(delta);
                 continue;
             }
+            // The transition's bound first: most end there, and are not
+            // worth a step down (nor, where the memo keeps them, a lookup).
+            let lb = self.lower_bound(k + 1, &next, limit - delta);
+            if delta + lb >= limit {
+                cut = cut.min(delta + lb);
+                continue;
+            }
             self.path.push((next, delta));
-            let c = delta + self.solve(k + 1, &next, limit - delta, acc + delta);
+            let c = delta + self.solve_bounded(k + 1, &next, limit - delta, acc + delta, Some(lb));
             self.path.pop();
             if c < best {
                 best = c;
