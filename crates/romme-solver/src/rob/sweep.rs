@@ -59,8 +59,9 @@
 //! exact values), and that turn's path is kept: when a limit stops the
 //! search, [`rob_by_sweep`] still answers with it. The search is asked a
 //! card level at a time (turns leaving no more cards than the floor, then
-//! one more, ...; the memo carries over), so that the turns it meets
-//! early are good ones ([`RobSweep::deepen`]).
+//! one more, ...), so that the turns it meets early are good ones, each
+//! level first of the cards and points alone, without changed melds,
+//! whose values are lower bounds of the whole cost ([`RobSweep::deepen`]).
 //!
 //! It covers the lines without wrap-around and wild cards without limits
 //! (the rules of `raeuber`), tables whose every meld holds at least two
@@ -521,6 +522,13 @@ impl Memo {
         }
     }
 
+    /// Every entry made a lower bound.
+    fn to_bounds(&mut self) {
+        for v in self.packed.values_mut().chain(self.wide.values_mut()) {
+            *v |= BOUND;
+        }
+    }
+
     fn insert(&mut self, key: (u16, State), value: u64) {
         match Memo::pack(key) {
             Some(words) => self.packed.insert(words, value),
@@ -580,6 +588,13 @@ struct RobSweep<'p, 'a> {
     /// The walk is solving the states inside a position again: no limit
     /// stops it (the search it follows has finished or kept its path).
     walking: bool,
+    /// The search counts cards left and their points only: no changed
+    /// melds, so no claims on originals (which only save changes); a
+    /// relaxation with far fewer states, which proves a card level empty
+    /// ([`RobSweep::deepen`]).
+    cards_only: bool,
+    /// It met a turn below its budget (and stopped there).
+    met_cards: bool,
     /// A transition had more open runs than a state holds ([`MAX_RUNS`]):
     /// the search is incomplete and stops.
     overflow: std::cell::Cell<bool>,
@@ -1039,6 +1054,8 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             memo: Memo::default(),
             memo_at,
             walking: false,
+            cards_only: false,
+            met_cards: false,
             overflow: std::cell::Cell::new(false),
             succ_bufs: Vec::new(),
             sets_cache: Default::default(),
@@ -1058,17 +1075,40 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         })
     }
 
+    /// Switches between the search for the cards and points alone and the
+    /// whole cost; the memo and the suit steps' listings (which hold
+    /// claims on originals only for the whole cost) start anew.
+    fn set_cards_only(&mut self, on: bool) {
+        if self.cards_only != on {
+            self.cards_only = on;
+            if on {
+                self.memo = Memo::default();
+            } else {
+                // What the cards alone cost is a lower bound on the whole
+                // cost of the same state.
+                self.memo.to_bounds();
+            }
+            self.suit_cache.borrow_mut().clear();
+        }
+    }
+
     /// The least cost of a whole turn when it is below `incumbent` (else a
     /// lower bound of at least `incumbent`), asked level by level when
     /// `deepen`: first for turns that leave no more cards than the floor,
-    /// then one card more, and so on up to `incumbent`. The memo is kept
-    /// between levels (its values and lower bounds hold for any budget),
-    /// so a level that finds nothing leaves its work to the next. Asked
-    /// at once with a poor incumbent (the branch and bound's best where
-    /// the hint failed), the search met its turns late and worked through
-    /// every state below that cost until it did: on the slowest ~20
-    /// positions a level at a time took a third to three quarters of the
-    /// states (BENCHMARKS.md, "Räuber robbing").
+    /// then one card more, and so on up to `incumbent`. Asked at once with
+    /// a poor incumbent (the branch and bound's best where the hint
+    /// failed), the search met its turns late and worked through every
+    /// state below that cost until it did: on the slowest ~20 positions a
+    /// level at a time took a third to three quarters of the states.
+    ///
+    /// Each level is first asked of the cards and points alone
+    /// ([`RobSweep::cards_only`]: no changed melds, so no claims on
+    /// originals, a half to a third of the states): where no turn leaves
+    /// that few cards, the level is done; where one does, the least cost
+    /// of its cards and points `m` is known, and the whole cost, searched
+    /// next, lies below `m` plus the scale. The cards' values stay in the
+    /// memo as lower bounds of the whole cost (BENCHMARKS.md, "Räuber
+    /// robbing").
     fn deepen(&mut self, incumbent: u64, deepen: bool) -> u64 {
         // The least cost of a card left (`unit` with no points), and the
         // cost of leaving every hand card, past which levels say nothing.
@@ -1089,6 +1129,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         // lost what the levels had found or proven.)
         let limit = self.node_limit;
         self.node_limit = limit / 4 * 3;
+        let mut cards_levels = deepen && card > 0;
         loop {
             let budget = if target > all_left {
                 incumbent
@@ -1098,17 +1139,58 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             if budget >= incumbent {
                 self.node_limit = limit;
             }
-            self.found = budget;
-            let best = self.solve(0, &State::default(), budget, 0);
+            // A level below the incumbent is first asked whether any turn
+            // leaves that few cards (changed melds aside, the first such
+            // turn met ends it): where none does, it is done.
+            let mut cards_stopped = None;
+            let mut full_budget = budget;
+            if cards_levels {
+                // (At the incumbent's level: its cards and points, or fewer.)
+                let cards_budget = if budget < incumbent {
+                    budget
+                } else {
+                    (incumbent / CHANGE_SCALE)
+                        .saturating_add(1)
+                        .saturating_mul(CHANGE_SCALE)
+                };
+                self.set_cards_only(true);
+                self.found = cards_budget;
+                self.met_cards = false;
+                let best = self.solve(0, &State::default(), cards_budget, 0);
+                if self.stopped {
+                    cards_stopped = Some(best);
+                } else if self.met_cards {
+                    // The whole cost lies within the scale above the cards'.
+                    full_budget = budget.min(best / CHANGE_SCALE * CHANGE_SCALE + CHANGE_SCALE);
+                } else if budget < incumbent {
+                    target += card;
+                    continue;
+                } else {
+                    // (Not even the incumbent's cards: nothing beats it.)
+                    self.set_cards_only(false);
+                    self.node_limit = limit;
+                    return incumbent;
+                }
+            }
+            let best = match cards_stopped {
+                Some(best) => best,
+                None => {
+                    self.set_cards_only(false);
+                    self.found = full_budget;
+                    self.solve(0, &State::default(), full_budget, 0)
+                }
+            };
             if self.stopped && budget < incumbent && self.nodes > self.node_limit {
                 // Out of the levels' work (not stopped by the deadline or
-                // an overflow): the rest at once.
+                // an overflow): the rest at once, the whole cost only.
                 self.stopped = false;
                 target = incumbent;
+                cards_levels = false;
                 continue;
             }
-            if self.stopped || best < budget || budget >= incumbent {
+            if self.stopped || best < full_budget || full_budget < budget || budget >= incumbent {
                 self.node_limit = limit;
+                self.set_cards_only(false);
                 return best;
             }
             target += card;
@@ -1242,6 +1324,14 @@ impl<'p, 'a> RobSweep<'p, 'a> {
     /// the cheapest met so far.
     fn met(&mut self, acc: u64, rest: u64) {
         let total = acc.saturating_add(rest);
+        if self.cards_only {
+            // No turn to keep: the cost of the cards is what is asked.
+            if total < self.found {
+                self.met_cards = true;
+                self.found = total;
+            }
+            return;
+        }
         if total < self.found {
             self.found = total;
             self.found_path = Some(self.path.clone());
@@ -1261,11 +1351,14 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             Step::End => return 0,
         };
         // (A slot's top bit is `O_BLOCK`.)
-        let mut changes = u64::from((st.orig & 0x8080_8080_8080_8080).count_ones());
-        let claimable = self.claim_possible_after[q];
-        for run in st.runs.iter() {
-            if run.claim().0 == CLAIM_NONE && claimable >> run.suit() & 1 == 0 {
-                changes += 1;
+        let mut changes = 0;
+        if !self.cards_only {
+            changes = u64::from((st.orig & 0x8080_8080_8080_8080).count_ones());
+            let claimable = self.claim_possible_after[q];
+            for run in st.runs.iter() {
+                if run.claim().0 == CLAIM_NONE && claimable >> run.suit() & 1 == 0 {
+                    changes += 1;
+                }
             }
         }
         if changes >= need {
@@ -1347,6 +1440,13 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             Step::End => {}
         }
         out.retain(|(next, _, _)| self.tokens_ok(k + 1, next));
+        if self.cards_only {
+            // (A card's cost is a multiple of the scale; a transition's
+            // changed melds are fewer.)
+            for (_, delta, _) in out.iter_mut() {
+                *delta = *delta / CHANGE_SCALE * CHANGE_SCALE;
+            }
+        }
     }
 
     /// The rank's pool and whole-set mask live here or, for the ace
@@ -1584,7 +1684,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                         robbed_jok += 1;
                     }
                 }
-                if i == o.first_nat && new == O_ROBBED && o.claimable {
+                if i == o.first_nat && new == O_ROBBED && o.claimable && !self.cards_only {
                     claimable.push(m);
                 }
                 if q == o.hi() {
@@ -2191,6 +2291,12 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         let extra = hj - st.d;
         let wild = (self.all_wild && i32::from(extra) >= self.min_len as i32 && (f as i8) < hj)
             .then_some(change + 1);
+        let (plain, wild) = if self.cards_only {
+            let cards = |c: u64| c / CHANGE_SCALE * CHANGE_SCALE;
+            (plain.map(cards), wild.map(cards))
+        } else {
+            (plain, wild)
+        };
         match (plain, wild) {
             (Some(a), Some(b)) if b < a => Some((b, Some(extra))),
             (Some(a), _) => Some((a, None)),
