@@ -523,7 +523,7 @@ impl Memo {
     }
 
     /// Every entry made a lower bound.
-    fn to_bounds(&mut self) {
+    fn make_bounds(&mut self) {
         for v in self.packed.values_mut().chain(self.wide.values_mut()) {
             *v |= BOUND;
         }
@@ -1086,7 +1086,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             } else {
                 // What the cards alone cost is a lower bound on the whole
                 // cost of the same state.
-                self.memo.to_bounds();
+                self.memo.make_bounds();
             }
             self.suit_cache.borrow_mut().clear();
         }
