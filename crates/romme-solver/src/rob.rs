@@ -113,8 +113,14 @@ const SWEEP_AFTER: u64 = 1_000_000;
 /// gap slowly (every way to place one more card, or to change one meld
 /// fewer, must fail), the sweep well. A gap of changed melds alone was left
 /// to [`SWEEP_AFTER`] until the ~20 row's 1,000 positions showed it the
-/// same (a sixth of their time).
-const SWEEP_AFTER_STALL: u64 = 50_000;
+/// same (a sixth of their time). Once the sweep asked each card level of
+/// the cards alone first, 10,000 (was 50,000; with the two below at 3,000)
+/// took the ~20 row from 3.03-3.11 s to 2.49-2.52 s and its p99 from
+/// 22.8-23.6 ms to 19.7 ms, although three of its positions took longer
+/// (one 7 -> 73 ms: a gap of one card the sweep cannot close within its
+/// work, which the branch and bound did by 50,000 nodes; two 3-7 -> 18-20
+/// ms).
+const SWEEP_AFTER_STALL: u64 = 10_000;
 
 /// ... and on tables of more than [`LARGE_TABLE`] cards, where the branch
 /// and bound more often improves its best late. Measured on the `raeuber`
@@ -130,8 +136,9 @@ const SWEEP_AFTER_STALL_LARGE: u64 = 300_000;
 /// leaves two cards or more beyond the floor, which the branch and bound
 /// closes even more rarely. Measured on the `raeuber` ~20 row (1,000
 /// positions, two runs each alternated): the time over the row 6.0-6.3 s
-/// -> 5.6-5.7 s, positions over 20 ms 66-70 -> 60-61, the p99 unchanged.
-const SWEEP_AFTER_STALL_WIDE: u64 = 10_000;
+/// -> 5.6-5.7 s, positions over 20 ms 66-70 -> 60-61, the p99 unchanged
+/// (at 10,000; 3,000 with the card levels, see [`SWEEP_AFTER_STALL`]).
+const SWEEP_AFTER_STALL_WIDE: u64 = 3_000;
 
 /// ... and where the best turn leaves the floor's cards and points and
 /// differs from it only in changed melds, since the sweep's states became
@@ -139,8 +146,9 @@ const SWEEP_AFTER_STALL_WIDE: u64 = 10_000;
 /// positions, two runs each) the time over the row 3.51-3.58 s -> 3.26-3.28
 /// s, the p99 unchanged. (5,000: 3.19-3.24 s, but a position whose branch
 /// and bound meets the floor after a few thousand nodes took 19 ms instead
-/// of 3, the sweep proving it first.)
-const SWEEP_AFTER_STALL_CHANGES: u64 = 10_000;
+/// of 3, the sweep proving it first.) With the card levels, 3,000 (see
+/// [`SWEEP_AFTER_STALL`]; 10,000 left the p99 at 20.3 ms).
+const SWEEP_AFTER_STALL_CHANGES: u64 = 3_000;
 
 /// The stall for a joker-exchange choice after the first
 /// ([`Tuning::sweep_soon`]). The sweep at once (no stall) was as fast over
