@@ -436,20 +436,40 @@ type SetsMove = (i16, u8, u64);
 /// [`RobSweep::sets_cache`]: by rank, pool and originals robbed whole.
 type SetsCache = FxHashMap<(usize, u32, u8), Box<[SetsMove]>>;
 
-/// What a suit's step reads of a state ([`RobSweep::suit_cache`]): the
-/// position and suit, the suit's open runs, the states of the original
-/// runs there ([`RobSweep::orig_codes`]) and whether a run follows each,
-/// the suit's fields of the rank's pool ([`pool_word`]), and the tokens
-/// placed.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// What a suit's step reads of a state ([`RobSweep::suit_cache`]),
+/// packed into integers (hashed and compared at every suit step): the
+/// suit's open runs (at most [`SUIT_KEY_RUNS`], 21 bits each, and their
+/// number); the states of the original runs there
+/// ([`RobSweep::orig_codes`]); the position, the suit, whether a run
+/// follows each original, the suit's fields of the rank's pool
+/// ([`pool_word`]) and the tokens placed, a byte each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct SuitKey {
-    q: u8,
-    s: u8,
-    mine: SmallVec<[Run; 4]>,
+    runs: u128,
     codes: u64,
-    followed: u8,
-    pool: u8,
-    d: i8,
+    rest: u64,
+}
+
+/// A suit's open runs a [`SuitKey`] holds (more are listed uncached).
+const SUIT_KEY_RUNS: usize = 5;
+
+impl SuitKey {
+    fn new(q: usize, s: usize, mine: &[Run], codes: u64, followed: u8, pool: u8, d: i8) -> Self {
+        let mut runs = (mine.len() as u128) << 120;
+        for (i, run) in mine.iter().enumerate() {
+            // A run's fields lie in bits 6..27 (see `Run::new`).
+            runs |= u128::from(run.0 >> 6) << (21 * i);
+        }
+        SuitKey {
+            runs,
+            codes,
+            rest: q as u64
+                | (s as u64) << 8
+                | u64::from(followed) << 16
+                | u64::from(pool) << 24
+                | u64::from(d as u8) << 32,
+        }
+    }
 }
 
 /// One transition of a suit's step as [`RobSweep::suit_cache`] keeps it:
@@ -1526,63 +1546,59 @@ impl<'p, 'a> RobSweep<'p, 'a> {
 
     fn suit_step(&self, q: usize, s: usize, st: &State, out: &mut Vec<Succ>) {
         let origs = &self.runs_at[q][s];
-        if self.record || origs.len() > 8 {
+        let block = st.runs.block(s);
+        let mine = &st.runs[block.0..block.1];
+        if self.record || origs.len() > 8 || mine.len() > SUIT_KEY_RUNS {
             self.suit_step_listed(q, s, st, out);
             return;
         }
         let twice = self.twice(self.rank_at[q]);
         let pool_of = |st: &State| pool_word(if twice { st.ace_pool } else { st.pool }, s);
-        let block = st.runs.block(s);
-        let mine = &st.runs[block.0..block.1];
-        let mut key = SuitKey {
-            q: q as u8,
-            s: s as u8,
-            mine: mine.iter().copied().collect(),
-            codes: self.orig_codes(origs, st.orig),
-            followed: 0,
-            pool: pool_of(st),
-            d: st.d,
-        };
+        let mut followed = 0u8;
         for (j, &m) in origs.iter().enumerate() {
             let follows = mine.iter().any(|r| r.claim() == (CLAIM_FOLLOW, m as u32));
-            key.followed |= u8::from(follows) << j;
+            followed |= u8::from(follows) << j;
         }
+        let codes = self.orig_codes(origs, st.orig);
+        let key = SuitKey::new(q, s, mine, codes, followed, pool_of(st), st.d);
         let mut cache = self.suit_cache.borrow_mut();
-        let moves =
-            match cache.get(&key) {
-                Some(moves) => moves,
-                None => {
-                    // Listed from the state with the suit's runs alone (the
-                    // others only pass through), and kept as what changed.
-                    let mut alone = *st;
-                    match Runs::sorted(&key.mine) {
-                        Some(runs) => alone.runs = runs,
-                        None => {
-                            self.overflow.set(true);
-                            return;
-                        }
+        let moves = match cache.get(&key) {
+            Some(moves) => moves,
+            None => {
+                // Listed from the state with the suit's runs alone (the
+                // others only pass through), and kept as what changed.
+                let mut alone = *st;
+                match Runs::sorted(mine) {
+                    Some(runs) => alone.runs = runs,
+                    None => {
+                        self.overflow.set(true);
+                        return;
                     }
-                    // (Only a run of the suit can follow one of its originals.)
-                    debug_assert!(origs.iter().enumerate().all(|(j, &m)| {
-                        Self::followed(&alone, m) == (key.followed >> j & 1 == 1)
-                    }));
-                    let mut listed = Vec::new();
-                    self.suit_step_listed(q, s, &alone, &mut listed);
-                    let moves: Box<[SuitMove]> = listed
-                        .iter()
-                        .map(|(next, change, _)| SuitMove {
-                            codes: self.orig_codes(origs, next.orig),
-                            pool: pool_of(next),
-                            d: next.d,
-                            f_added: next.f - st.f,
-                            aces_low: next.aces_low >> (3 * s) & 7,
-                            runs: next.runs.iter().copied().collect(),
-                            change: *change,
-                        })
-                        .collect();
-                    cache.entry(key).or_insert(moves)
                 }
-            };
+                // (Only a run of the suit can follow one of its originals.)
+                debug_assert!(
+                    origs
+                        .iter()
+                        .enumerate()
+                        .all(|(j, &m)| { Self::followed(&alone, m) == (followed >> j & 1 == 1) })
+                );
+                let mut listed = Vec::new();
+                self.suit_step_listed(q, s, &alone, &mut listed);
+                let moves: Box<[SuitMove]> = listed
+                    .iter()
+                    .map(|(next, change, _)| SuitMove {
+                        codes: self.orig_codes(origs, next.orig),
+                        pool: pool_of(next),
+                        d: next.d,
+                        f_added: next.f - st.f,
+                        aces_low: next.aces_low >> (3 * s) & 7,
+                        runs: next.runs.iter().copied().collect(),
+                        change: *change,
+                    })
+                    .collect();
+                cache.entry(key).or_insert(moves)
+            }
+        };
         for mv in moves.iter() {
             // Built where it is kept (a state is ~100 bytes, and building it
             // elsewhere read back the runs just written piecewise).
@@ -2550,7 +2566,7 @@ struct SuitCtx {
 
 #[cfg(test)]
 mod tests {
-    use super::{MAX_SUITS, Memo, PACKED_RUNS, Run, Runs, State};
+    use super::{MAX_SUITS, Memo, PACKED_RUNS, Run, Runs, SUIT_KEY_RUNS, State, SuitKey};
     use proptest::prelude::*;
 
     /// A state whose every field fits a packed memo key.
@@ -2672,7 +2688,51 @@ mod tests {
             .prop_map(|(s, len, hand, tok)| Run::new(s, len, hand, true, tok, (0, 0), false, false))
     }
 
+    /// What a suit's step reads: position, suit, runs, codes, followed,
+    /// pool, tokens placed.
+    type SuitRead = (usize, usize, Vec<Run>, u64, u8, u8, i8);
+
+    fn suit_read() -> impl Strategy<Value = SuitRead> {
+        (
+            0usize..256,
+            0..MAX_SUITS,
+            proptest::collection::vec(any_run(), 0..=SUIT_KEY_RUNS),
+            any::<u64>(),
+            any::<u8>(),
+            0u8..64,
+            any::<i8>(),
+        )
+    }
+
+    fn suit_key((q, s, runs, codes, followed, pool, d): &SuitRead) -> SuitKey {
+        SuitKey::new(*q, *s, runs, *codes, *followed, *pool, *d)
+    }
+
     proptest! {
+        /// Two suit steps that read different things of their states get
+        /// different cache keys.
+        #[test]
+        fn suit_keys_tell_what_a_step_reads_apart(a in suit_read(), b in suit_read()) {
+            prop_assert_eq!(a == b, suit_key(&a) == suit_key(&b));
+        }
+
+        /// ... also where they differ in one field only.
+        #[test]
+        fn suit_keys_differ_in_every_field(a in suit_read(), field in 0..7usize, run in any_run()) {
+            let mut b = a.clone();
+            match field {
+                0 => b.0 ^= 1 << (a.0 % 8),
+                1 => b.1 = (a.1 + 1) % MAX_SUITS,
+                2 if a.2.len() < SUIT_KEY_RUNS => b.2.push(run),
+                2 => b.2[0] = Run(a.2[0].0 ^ 1 << 26),
+                3 => b.3 ^= 1 << (a.3 % 64),
+                4 => b.4 ^= 1 << (a.4 % 8),
+                5 => b.5 ^= 1 << (a.5 % 6),
+                _ => b.6 = a.6.wrapping_add(1),
+            }
+            prop_assert_ne!(suit_key(&a), suit_key(&b));
+        }
+
         /// A suit's runs put back in place give the runs sorted anew, with
         /// the slots past them empty (states compare by the whole block).
         #[test]
