@@ -163,6 +163,13 @@ const SWEEP_AFTER_STALL_LATER: u64 = 2_000;
 /// at 1,000,000 two ~30 positions of `rearrange_stats` lost their proof.
 const SWEEP_NODES: u64 = 1_500_000;
 
+/// The work of the first sweep on a table of up to [`LARGE_TABLE`] cards,
+/// asked after a short stall: the sweeps that prove the ~20 row's 1,000
+/// positions do so within 620,000; the one that did not (a gap of one
+/// card, seed 986) spent all 1,500,000 (64 ms) before the branch and bound
+/// proved it.
+const SWEEP_NODES_SMALL: u64 = 750_000;
+
 /// Least of the node limit still left for the sweep to be asked (the
 /// engine's listing gives the robbing search 5,000 nodes: the branch and
 /// bound alone).
@@ -207,8 +214,11 @@ pub(crate) struct Tuning {
     /// in a test that checks them).
     pub sweep_relaxation: bool,
     /// The work the sweep may do ([`SWEEP_NODES`]; smaller only in a test
-    /// that stops it).
+    /// that stops it) ...
     pub sweep_nodes: u64,
+    /// ... and the first time on tables of up to [`LARGE_TABLE`] cards
+    /// ([`SWEEP_NODES_SMALL`]).
+    pub sweep_nodes_small: u64,
     /// The sweep looks for turns a card level at a time, from the floor's
     /// up (see `RobSweep::deepen`), instead of for any turn that beats the
     /// best so far at once.
@@ -237,6 +247,7 @@ impl Tuning {
         sweep_after_stall_changes: Some(SWEEP_AFTER_STALL_CHANGES),
         sweep_relaxation: true,
         sweep_nodes: SWEEP_NODES,
+        sweep_nodes_small: SWEEP_NODES_SMALL,
         sweep_deepening: true,
         exchange_floor: true,
         later_choice_sweep_soon: true,
@@ -275,6 +286,7 @@ impl Tuning {
         sweep_after_stall_changes: None,
         sweep_relaxation: true,
         sweep_nodes: SWEEP_NODES,
+        sweep_nodes_small: SWEEP_NODES_SMALL,
         sweep_deepening: false,
         exchange_floor: false,
         later_choice_sweep_soon: false,
@@ -423,6 +435,10 @@ struct Search<'p, 'a> {
     sweep_stall: Option<u64>,
     sweep_stall_wide: Option<u64>,
     sweep_stall_changes: Option<u64>,
+    /// The work the next sweep may do.
+    sweep_budget: u64,
+    /// A stall has asked the sweep.
+    stall_spent: bool,
     /// The node at which the best turn was last improved (or the search
     /// began).
     improved_at: u64,
@@ -600,6 +616,12 @@ impl<'p, 'a> Search<'p, 'a> {
             } else {
                 p.tuning.sweep_after_stall_changes
             },
+            sweep_budget: if large {
+                p.tuning.sweep_nodes
+            } else {
+                p.tuning.sweep_nodes_small.min(p.tuning.sweep_nodes)
+            },
+            stall_spent: false,
             sweep_at: p.tuning.sweep_after.map_or(u64::MAX, |n| n.max(1)),
             improved_at: 0,
         }
@@ -727,7 +749,12 @@ impl<'p, 'a> Search<'p, 'a> {
                 self.nodes >= self.improved_at.saturating_add(n) && self.best_cost > self.p.floor
             })
         };
-        if self.nodes >= self.sweep_at || (self.sweep_at != u64::MAX && stalled()) {
+        // (A stall asks the sweep once; a first sweep that did not finish
+        // is asked again only after `sweep_after` nodes.)
+        if self.nodes >= self.sweep_at
+            || (self.sweep_at != u64::MAX && !self.stall_spent && stalled())
+        {
+            self.stall_spent = true;
             // Once (the bound of what is left adds its effort in steps).
             self.sweep_at = u64::MAX;
             self.hand_over();
@@ -759,7 +786,7 @@ impl<'p, 'a> Search<'p, 'a> {
         {
             return;
         }
-        match sweep::rob_by_sweep(self.p, self.best_cost, self.p.tuning.sweep_nodes) {
+        match sweep::rob_by_sweep(self.p, self.best_cost, self.sweep_budget) {
             Some(Ok((Some((better, cost)), proven))) => {
                 self.best = Some(better);
                 self.best_cost = cost;
@@ -768,6 +795,15 @@ impl<'p, 'a> Search<'p, 'a> {
             Some(Ok((None, _))) => self.done = true,
             Some(Err(e)) => self.error = Some(e),
             None => {}
+        }
+        // A first sweep on a small table that its work did not finish: the
+        // branch and bound goes on, and may ask again with all the work
+        // after [`Tuning::sweep_after`] nodes.
+        if !self.done && self.sweep_budget < self.p.tuning.sweep_nodes {
+            self.sweep_budget = self.p.tuning.sweep_nodes;
+            if let Some(after) = self.p.tuning.sweep_after {
+                self.sweep_at = after.max(self.nodes + 1);
+            }
         }
     }
 
@@ -1646,6 +1682,7 @@ mod tests {
         sweep_after_stall_changes: None,
         sweep_relaxation: true,
         sweep_nodes: SWEEP_NODES,
+        sweep_nodes_small: SWEEP_NODES_SMALL,
         sweep_deepening: true,
         exchange_floor: true,
         later_choice_sweep_soon: true,
