@@ -1589,7 +1589,7 @@ mod test_positions;
 #[cfg(test)]
 mod tests {
     use super::test_positions as positions;
-    use super::{SWEEP_NODES, Tuning};
+    use super::{SWEEP_NODES, SWEEP_NODES_SMALL, Tuning};
     use crate::Limits;
     use crate::partition::PartitionSolver;
     use crate::rearrange::{RearrangeError, rearrange_tuned};
