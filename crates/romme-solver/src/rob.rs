@@ -50,8 +50,9 @@
 //!
 //! A search that has not finished after [`SWEEP_AFTER`] nodes (or after
 //! [`SWEEP_AFTER_STALL`] nodes without a better turn, while the best costs
-//! more than the floor; fewer where it leaves two cards more, more on large
-//! tables) asks a dynamic programme over the rank
+//! more than the floor; fewer where it leaves two cards more or differs in
+//! changed melds only, and for a joker-exchange choice after the first;
+//! more on large tables) asks a dynamic programme over the rank
 //! line ([`sweep`], where the rules allow it) the same question, with the
 //! best turn found so far as the cost to beat (asked a card level at a
 //! time from the floor's up). Its states grow with the runs open across a position, not with
