@@ -547,6 +547,18 @@ impl<'p, 'a> Search<'p, 'a> {
         };
         let n = items.len();
         let large = p.table.iter().map(Vec::len).sum::<usize>() > LARGE_TABLE;
+        // (Large tables wait as long whatever the gap.)
+        let t = &p.tuning;
+        let (sweep_stall, sweep_stall_wide, sweep_stall_changes) = if large {
+            let stall = t.sweep_after_stall_large;
+            (stall, stall, stall)
+        } else {
+            (
+                t.sweep_after_stall,
+                t.sweep_after_stall_wide,
+                t.sweep_after_stall_changes,
+            )
+        };
         Search {
             p,
             items,
@@ -602,21 +614,9 @@ impl<'p, 'a> Search<'p, 'a> {
             } else {
                 p.tuning.residual_levels
             },
-            sweep_stall: if large {
-                p.tuning.sweep_after_stall_large
-            } else {
-                p.tuning.sweep_after_stall
-            },
-            sweep_stall_wide: if large {
-                p.tuning.sweep_after_stall_large
-            } else {
-                p.tuning.sweep_after_stall_wide
-            },
-            sweep_stall_changes: if large {
-                p.tuning.sweep_after_stall_large
-            } else {
-                p.tuning.sweep_after_stall_changes
-            },
+            sweep_stall,
+            sweep_stall_wide,
+            sweep_stall_changes,
             sweep_budget: if large {
                 p.tuning.sweep_nodes
             } else {
