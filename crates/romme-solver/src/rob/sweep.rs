@@ -613,7 +613,7 @@ struct RobSweep<'p, 'a> {
     /// relaxation with far fewer states, which proves a card level empty
     /// ([`RobSweep::deepen`]).
     cards_only: bool,
-    /// It met a turn below its budget (and stopped there).
+    /// The search of the cards alone met a turn below its budget.
     met_cards: bool,
     /// A transition had more open runs than a state holds ([`MAX_RUNS`]):
     /// the search is incomplete and stops.
@@ -1159,9 +1159,9 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             if budget >= incumbent {
                 self.node_limit = limit;
             }
-            // A level below the incumbent is first asked whether any turn
-            // leaves that few cards (changed melds aside, the first such
-            // turn met ends it): where none does, it is done.
+            // The level is first asked of the cards and points alone: where
+            // no turn leaves that few cards, it is done; else the least
+            // cost of its cards bounds the whole cost's search.
             let mut cards_stopped = None;
             let mut full_budget = budget;
             if cards_levels {
@@ -1192,7 +1192,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                     return incumbent;
                 }
             }
-            let best = match cards_stopped {
+            let mut best = match cards_stopped {
                 Some(best) => best,
                 None => {
                     self.set_cards_only(false);
@@ -1200,6 +1200,13 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                     self.solve(0, &State::default(), full_budget, 0)
                 }
             };
+            if !self.stopped && best >= full_budget && full_budget < budget {
+                // (The cards' cheapest turn is a whole turn that costs less
+                // than `full_budget`, so this is not reached; were it, the
+                // level is searched whole rather than answered wrong.)
+                self.found = budget;
+                best = self.solve(0, &State::default(), budget, 0);
+            }
             if self.stopped && budget < incumbent && self.nodes > self.node_limit {
                 // Out of the levels' work (not stopped by the deadline or
                 // an overflow): the rest at once, the whole cost only.
@@ -1208,7 +1215,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                 cards_levels = false;
                 continue;
             }
-            if self.stopped || best < full_budget || full_budget < budget || budget >= incumbent {
+            if self.stopped || best < budget || budget >= incumbent {
                 self.node_limit = limit;
                 self.set_cards_only(false);
                 return best;
