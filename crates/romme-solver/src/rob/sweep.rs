@@ -174,6 +174,11 @@ impl Run {
     fn from0(self) -> bool {
         self.0 >> 6 & 1 == 1
     }
+    /// Its fields (bits 6..27) as the low 21 bits, for packed keys.
+    fn packed(self) -> u32 {
+        debug_assert!(self.0 & 0x3f == 0 && self.0 >> 27 == 0, "run {self:?}");
+        self.0 >> 6
+    }
 }
 
 /// Most new runs open at once: every open run holds a card of the last
@@ -293,6 +298,18 @@ impl std::hash::Hash for State {
                 | u64::from(self.runs.len) << 56,
         );
     }
+}
+
+/// The cards' and points' part of a cost (a card's cost is a multiple of
+/// the scale; the changed melds add fewer).
+fn cards_part(cost: u64) -> u64 {
+    cost / CHANGE_SCALE * CHANGE_SCALE
+}
+
+/// The slot of line position `p` (up to the line's length) and `left`
+/// tokens (up to `tokens`) in [`RobSweep::mid_least`].
+fn mid_slot(tokens: i16, p: usize, left: u8) -> usize {
+    p * (tokens.clamp(0, 255) as usize + 1) + usize::from(left)
 }
 
 /// Suit `s`'s fields of a pool: robbed from original sets, hand copies
@@ -457,8 +474,7 @@ impl SuitKey {
     fn new(q: usize, s: usize, mine: &[Run], codes: u64, followed: u8, pool: u8, d: i8) -> Self {
         let mut runs = (mine.len() as u128) << 120;
         for (i, run) in mine.iter().enumerate() {
-            // A run's fields lie in bits 6..27 (see `Run::new`).
-            runs |= u128::from(run.0 >> 6) << (21 * i);
+            runs |= u128::from(run.packed()) << (21 * i);
         }
         SuitKey {
             runs,
@@ -519,9 +535,7 @@ impl Memo {
         }
         let mut words = [0u64; 5];
         for (i, run) in runs.iter().enumerate() {
-            // A run's fields lie in bits 6..27 (see `Run::new`).
-            debug_assert!(run.0 & 0x3f == 0 && run.0 >> 27 == 0, "run {run:?}");
-            words[i / 3] |= u64::from(run.0 >> 6) << (21 * (i % 3));
+            words[i / 3] |= u64::from(run.packed()) << (21 * (i % 3));
         }
         words[2] = st.orig;
         words[3] = u64::from(st.pool) | u64::from(st.ace_pool) << 30 | (runs.len() as u64) << 60;
@@ -613,8 +627,6 @@ struct RobSweep<'p, 'a> {
     /// relaxation with far fewer states, which proves a card level empty
     /// ([`RobSweep::deepen`]).
     cards_only: bool,
-    /// The search of the cards alone met a turn below its budget.
-    met_cards: bool,
     /// A transition had more open runs than a state holds ([`MAX_RUNS`]):
     /// the search is incomplete and stops.
     overflow: std::cell::Cell<bool>,
@@ -1075,7 +1087,6 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             memo_at,
             walking: false,
             cards_only: false,
-            met_cards: false,
             overflow: std::cell::Cell::new(false),
             succ_bufs: Vec::new(),
             sets_cache: Default::default(),
@@ -1088,7 +1099,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             relaxation,
             tokens,
             bound_from,
-            mid_least: vec![(0, 0); (len + 1) * (tokens.max(0) as usize + 1)],
+            mid_least: vec![(0, 0); mid_slot(tokens, len, tokens.clamp(0, 255) as u8) + 1],
             found: incumbent,
             path: Vec::new(),
             found_path: None,
@@ -1175,13 +1186,13 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                 };
                 self.set_cards_only(true);
                 self.found = cards_budget;
-                self.met_cards = false;
                 let best = self.solve(0, &State::default(), cards_budget, 0);
                 if self.stopped {
                     cards_stopped = Some(best);
-                } else if self.met_cards {
-                    // The whole cost lies within the scale above the cards'.
-                    full_budget = budget.min(best / CHANGE_SCALE * CHANGE_SCALE + CHANGE_SCALE);
+                } else if self.found < cards_budget {
+                    // The cheapest met is the least cost of the cards; the
+                    // whole cost lies within the scale above it.
+                    full_budget = budget.min(self.found + CHANGE_SCALE);
                 } else if budget < incumbent {
                     target += card;
                     continue;
@@ -1353,10 +1364,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         let total = acc.saturating_add(rest);
         if self.cards_only {
             // No turn to keep: the cost of the cards is what is asked.
-            if total < self.found {
-                self.met_cards = true;
-                self.found = total;
-            }
+            self.found = self.found.min(total);
             return;
         }
         if total < self.found {
@@ -1419,9 +1427,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         // That least, kept per position and tokens where no ace went low
         // (the same for most states inside a position): exact below the
         // need it was asked with, else at least that need.
-        let slot = (st.aces_low == 0)
-            .then(|| p * (usize::from(self.tokens as u8) + 1) + usize::from(left))
-            .filter(|&i| i < self.mid_least.len());
+        let slot = (st.aces_low == 0).then(|| mid_slot(self.tokens, p, left));
         let need = need - changes;
         if let Some(&(least, asked)) = slot.and_then(|i| self.mid_least.get(i)) {
             if least < asked || least >= need {
@@ -1435,8 +1441,8 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                 break;
             }
         }
-        if let Some(i) = slot {
-            self.mid_least[i] = (least, need);
+        if let Some(entry) = slot.and_then(|i| self.mid_least.get_mut(i)) {
+            *entry = (least, need);
         }
         changes + least
     }
@@ -1468,10 +1474,8 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         }
         out.retain(|(next, _, _)| self.tokens_ok(k + 1, next));
         if self.cards_only {
-            // (A card's cost is a multiple of the scale; a transition's
-            // changed melds are fewer.)
             for (_, delta, _) in out.iter_mut() {
-                *delta = *delta / CHANGE_SCALE * CHANGE_SCALE;
+                *delta = cards_part(*delta);
             }
         }
     }
@@ -1545,10 +1549,8 @@ impl<'p, 'a> RobSweep<'p, 'a> {
     }
 
     /// Whether some open run follows original run `m`.
-    fn followed(st: &State, m: usize) -> bool {
-        st.runs
-            .iter()
-            .any(|r| r.claim() == (CLAIM_FOLLOW, m as u32))
+    fn followed(runs: &[Run], m: usize) -> bool {
+        runs.iter().any(|r| r.claim() == (CLAIM_FOLLOW, m as u32))
     }
 
     fn suit_step(&self, q: usize, s: usize, st: &State, out: &mut Vec<Succ>) {
@@ -1561,10 +1563,10 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         }
         let twice = self.twice(self.rank_at[q]);
         let pool_of = |st: &State| pool_word(if twice { st.ace_pool } else { st.pool }, s);
+        // (Only a run of the suit can follow one of its originals.)
         let mut followed = 0u8;
         for (j, &m) in origs.iter().enumerate() {
-            let follows = mine.iter().any(|r| r.claim() == (CLAIM_FOLLOW, m as u32));
-            followed |= u8::from(follows) << j;
+            followed |= u8::from(Self::followed(mine, m)) << j;
         }
         let codes = self.orig_codes(origs, st.orig);
         let key = SuitKey::new(q, s, mine, codes, followed, pool_of(st), st.d);
@@ -1582,13 +1584,6 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                         return;
                     }
                 }
-                // (Only a run of the suit can follow one of its originals.)
-                debug_assert!(
-                    origs
-                        .iter()
-                        .enumerate()
-                        .all(|(j, &m)| { Self::followed(&alone, m) == (followed >> j & 1 == 1) })
-                );
                 let mut listed = Vec::new();
                 self.suit_step_listed(q, s, &alone, &mut listed);
                 let moves: Box<[SuitMove]> = listed
@@ -1669,7 +1664,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                 let keep = mask >> j & 1 == 1;
                 kept.push(keep);
                 let code = orig_get(orig, o.slot);
-                if Self::followed(st, m) && keep {
+                if Self::followed(&st.runs, m) && keep {
                     ok = false;
                     break;
                 }
@@ -2315,8 +2310,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         let wild = (self.all_wild && i32::from(extra) >= self.min_len as i32 && (f as i8) < hj)
             .then_some(change + 1);
         let (plain, wild) = if self.cards_only {
-            let cards = |c: u64| c / CHANGE_SCALE * CHANGE_SCALE;
-            (plain.map(cards), wild.map(cards))
+            (plain.map(cards_part), wild.map(cards_part))
         } else {
             (plain, wild)
         };
@@ -2328,9 +2322,6 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         }
     }
 
-    /// Build the turn of cost `best` from the start: along `path` (see
-    /// [`RobSweep::found_path`]) as far as it goes, then along transitions
-    /// whose exact values the memo holds.
     /// The exact cost from step `k` in `st` (inside a position, so not in
     /// the memo) when it is at most `rest`, reached at cost `acc`: solved
     /// again, down to the next position's start, whose states the memo
@@ -2348,6 +2339,10 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         c
     }
 
+    /// Build the turn of cost `best` from the start: along `path` (see
+    /// [`RobSweep::found_path`]) as far as it goes, then along transitions
+    /// whose exact values the memo holds (or, inside a position, that
+    /// [`RobSweep::solve_again`] works out).
     fn walk(&mut self, best: u64, path: &[(State, u64)]) -> Result<Robbed, RearrangeError> {
         self.record = true;
         let internal = |what: &str| RearrangeError::Internal(format!("robbing sweep: {what}"));
