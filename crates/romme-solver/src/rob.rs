@@ -51,15 +51,16 @@
 //! A search that has not finished after [`SWEEP_AFTER`] nodes (or after
 //! [`SWEEP_AFTER_STALL`] nodes without a better turn, while the best costs
 //! more than the floor; fewer where it leaves two cards more or differs in
-//! changed melds only, and for a joker-exchange choice after the first;
-//! more on large tables) asks a dynamic programme over the rank
+//! changed melds only on small tables, and for a joker-exchange choice
+//! after the first) asks a dynamic programme over the rank
 //! line ([`sweep`], where the rules allow it) the same question, with the
 //! best turn found so far as the cost to beat (asked a card level at a
 //! time from the floor's up). Its states grow with the runs open across a position, not with
 //! the ways to pick new melds, so it proves the optimum (or finds a better
 //! turn) on most positions where the branch and bound would have to
 //! exhaust its alternatives. Where it stops at its own limit, the search
-//! goes on with the cheapest turn the sweep met as the best to beat.
+//! goes on with the cheapest turn the sweep met as the best to beat, and a
+//! first sweep asked early is asked once more after [`SWEEP_AFTER`] nodes.
 
 use std::time::Instant;
 
@@ -95,7 +96,7 @@ const PASS_NODES: u64 = 30_000;
 /// `rearrange_stats` (BENCHMARKS.md): at 7 levels instead of 5 the ~30
 /// positions the branch and bound decides take a fifth fewer instructions
 /// and the ~40 row 18 % less time, but the ~20 row 17 % more instructions.
-/// They also wait longer for a better turn before the sweep is asked
+/// Their stall before the sweep is asked is the same whatever the gap
 /// ([`SWEEP_AFTER_STALL_LARGE`]).
 const LARGE_TABLE: usize = 24;
 
@@ -131,7 +132,16 @@ const SWEEP_AFTER_STALL: u64 = 10_000;
 /// and once the sweep's memo kept fewer states, 50,000 another tenth
 /// (p99 87 ms against 103 ms; 30,000: 94 ms); on the ~30 row (100
 /// positions) 100,000 doubled the median position (20 ms against 13 ms).
-const SWEEP_AFTER_STALL_LARGE: u64 = 300_000;
+/// That was before the sweep asked its card levels of the cards alone
+/// first, and when a sweep asked by a stall did not finish it was not
+/// asked again. Once it is ([`Search::hand_over`]), 10,000 (was 300,000)
+/// took the ~30 row (300 positions) from a median of 12.6 ms to 6.6 ms and
+/// a p90 of 107 ms to 43 ms, 293 -> 294 positions proven, the same costs
+/// (3,000: median 5.8 ms but a higher mean; 30,000: 8.7 ms), and the ~40
+/// row (20 positions) from a median of 110 ms to 72 ms, the same costs and
+/// proofs. Some positions the branch and bound proves alone take longer
+/// (~30 seeds 9 and 8: 5 -> 36 ms, 19 -> 64 ms).
+const SWEEP_AFTER_STALL_LARGE: u64 = 10_000;
 
 /// ... and on tables of up to [`LARGE_TABLE`] cards where the best turn
 /// leaves two cards or more beyond the floor, which the branch and bound
@@ -797,10 +807,20 @@ impl<'p, 'a> Search<'p, 'a> {
             Some(Err(e)) => self.error = Some(e),
             None => {}
         }
-        // A first sweep on a small table that its work did not finish: the
-        // branch and bound goes on, and may ask again with all the work
-        // after [`Tuning::sweep_after`] nodes.
-        if !self.done && self.sweep_budget < self.p.tuning.sweep_nodes {
+        // A first sweep that did not finish, on a small table (with less
+        // work) or asked by a stall before [`Tuning::sweep_after`] nodes:
+        // the branch and bound goes on (often to a better turn, which the
+        // sweep then proves far sooner), and may ask again with all the
+        // work after that many nodes. (On a large table whose sweep the
+        // first best turn kept from finishing, ~30 seed 26 of
+        // `rearrange_stats`, the branch and bound met the optimum but
+        // could not prove it within its node limit.)
+        let early = self
+            .p
+            .tuning
+            .sweep_after
+            .is_some_and(|after| self.nodes < after);
+        if !self.done && (self.sweep_budget < self.p.tuning.sweep_nodes || early) {
             self.sweep_budget = self.p.tuning.sweep_nodes;
             if let Some(after) = self.p.tuning.sweep_after {
                 self.sweep_at = after.max(self.nodes + 1);
@@ -1689,9 +1709,23 @@ mod tests {
         later_choice_sweep_soon: true,
     };
 
+    /// The sweep asked after every stall with little work, so that it
+    /// often stops and is asked again after `sweep_after` nodes (on small
+    /// and large tables alike: the first sweep's work is the whole).
+    const REASKED: Tuning = Tuning {
+        sweep_after: Some(20_000),
+        sweep_after_stall: Some(1),
+        sweep_after_stall_large: Some(1),
+        sweep_after_stall_wide: Some(1),
+        sweep_after_stall_changes: Some(1),
+        sweep_nodes: 3_000,
+        sweep_nodes_small: 3_000,
+        ..Tuning::DEFAULT
+    };
+
     /// The hint played first, the narrow passes, the bound of what is
     /// left, skipping joker-exchange choices by the floor without
-    /// exchanges and the sweep asked sooner change where the search goes
+    /// exchanges and the sweep asked sooner or asked again change where the search goes
     /// and what it prunes, never the
     /// optimum: on random positions every tuning proves the same cost
     /// (cards left, their value, changed melds) as the plain search.
@@ -1710,7 +1744,12 @@ mod tests {
             let Ok(plain) = cost(Tuning::PLAIN) else {
                 continue;
             };
-            for tuning in [Tuning::DEFAULT, EAGER, Tuning::DEFAULT.sweep_soon()] {
+            for tuning in [
+                Tuning::DEFAULT,
+                EAGER,
+                Tuning::DEFAULT.sweep_soon(),
+                REASKED,
+            ] {
                 let tuned = cost(tuning).expect("solves where the plain search does");
                 if plain.0 && tuned.0 {
                     assert_eq!(plain, tuned, "seed {seed}: {tuning:?}");
