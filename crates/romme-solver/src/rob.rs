@@ -450,6 +450,9 @@ struct Search<'p, 'a> {
     sweep_budget: u64,
     /// A stall has asked the sweep.
     stall_spent: bool,
+    /// The cost to beat and the work of the last sweep that did not
+    /// finish: asked the same again, it would stop the same way.
+    unfinished: Option<(u64, u64)>,
     /// The node at which the best turn was last improved (or the search
     /// began).
     improved_at: u64,
@@ -633,6 +636,7 @@ impl<'p, 'a> Search<'p, 'a> {
                 p.tuning.sweep_nodes_small.min(p.tuning.sweep_nodes)
             },
             stall_spent: false,
+            unfinished: None,
             sweep_at: p.tuning.sweep_after.map_or(u64::MAX, |n| n.max(1)),
             improved_at: 0,
         }
@@ -794,9 +798,11 @@ impl<'p, 'a> Search<'p, 'a> {
     fn hand_over(&mut self) {
         if self.p.node_limit.saturating_sub(self.nodes) < SWEEP_LEAST
             || self.p.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.unfinished == Some((self.best_cost, self.sweep_budget))
         {
             return;
         }
+        let asked = (self.best_cost, self.sweep_budget);
         match sweep::rob_by_sweep(self.p, self.best_cost, self.sweep_budget) {
             Some(Ok((Some((better, cost)), proven))) => {
                 self.best = Some(better);
@@ -814,12 +820,18 @@ impl<'p, 'a> Search<'p, 'a> {
         // work after that many nodes. (On a large table whose sweep the
         // first best turn kept from finishing, ~30 seed 26 of
         // `rearrange_stats`, the branch and bound met the optimum but
-        // could not prove it within its node limit.)
+        // could not prove it within its node limit.) It is asked only if
+        // the best turn has changed by then or it gets more work: asked
+        // the same again, it would stop the same way (~40 positions the
+        // node limit stops took a sweep longer each.)
         let early = self
             .p
             .tuning
             .sweep_after
             .is_some_and(|after| self.nodes < after);
+        if !self.done && self.error.is_none() {
+            self.unfinished = Some(asked);
+        }
         if !self.done && (self.sweep_budget < self.p.tuning.sweep_nodes || early) {
             self.sweep_budget = self.p.tuning.sweep_nodes;
             if let Some(after) = self.p.tuning.sweep_after {
