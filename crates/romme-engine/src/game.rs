@@ -152,6 +152,11 @@ pub(crate) type Pile = SmallVec<[Card; 128]>;
 /// One entry per seat: on the stack up to six seats.
 pub(crate) type Seats<T> = SmallVec<[T; 6]>;
 
+/// Events a new match has room for before its history grows: a random
+/// four-seat `klassisch` match holds about this many, and growing the
+/// history from nothing copied it eight times over.
+const HISTORY_RESERVE: usize = 512;
+
 /// A whole match of one ruleset: the single source of truth.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Game {
@@ -410,14 +415,14 @@ impl Game {
             known: smallvec![Hand::new(); seats],
             patience: None,
             reshuffles: 0,
-            history: Vec::new(),
+            history: Vec::with_capacity(HISTORY_RESERVE),
             log: Vec::new(),
             fixed,
             solver: SolverCache::default(),
             melds: MeldCache::default(),
             trial: Trial::default(),
         };
-        let mut events = Vec::new();
+        let mut events = std::mem::take(&mut game.history);
         game.deal(&mut events)?;
         game.history = events;
         Ok(game)
