@@ -69,7 +69,9 @@ pub fn play_match(
             seats,
         });
     }
-    let mut decisions: Vec<Vec<Duration>> = vec![Vec::new(); seats];
+    // (Room for a random four-seat `klassisch` match's decisions, about 55
+    // a seat, so that the times are not copied as they grow.)
+    let mut decisions: Vec<Vec<Duration>> = (0..seats).map(|_| Vec::with_capacity(64)).collect();
     let mut actions = 0;
     let mut seen = 0;
     // The deal's events.

@@ -157,6 +157,9 @@ pub(crate) type Seats<T> = SmallVec<[T; 6]>;
 /// history from nothing copied it eight times over.
 const HISTORY_RESERVE: usize = 512;
 
+/// ... and actions in its log (such a match holds about 220).
+const LOG_RESERVE: usize = 256;
+
 /// A whole match of one ruleset: the single source of truth.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Game {
@@ -416,7 +419,7 @@ impl Game {
             patience: None,
             reshuffles: 0,
             history: Vec::with_capacity(HISTORY_RESERVE),
-            log: Vec::new(),
+            log: Vec::with_capacity(LOG_RESERVE),
             fixed,
             solver: SolverCache::default(),
             melds: MeldCache::default(),
