@@ -689,11 +689,24 @@ impl Game {
         seat: usize,
         card: CardKind,
     ) -> Result<(Hand, Card), ActionError> {
+        self.turn_discard_allowed()?;
+        self.checked_discard(seat, card)
+    }
+
+    /// [`Game::discard_checks`] without the hand after it: whether the
+    /// discard is allowed (`accepts`, for every random discard drawn).
+    pub(crate) fn discard_ok(&self, seat: usize, card: CardKind) -> Result<(), ActionError> {
+        self.turn_discard_allowed()?;
+        self.discard_allowed(seat, card).map(|_| ())
+    }
+
+    /// What a discard that ends the turn needs beyond any discard's checks.
+    fn turn_discard_allowed(&self) -> Result<(), ActionError> {
         self.in_play()?;
         if !self.rules.turn.discard_pile {
             return Err(ActionError::NoDiscardPile);
         }
-        self.checked_discard(seat, card)
+        Ok(())
     }
 
     /// A final discard that ends a game or a hand (calling Rommé, a
@@ -731,15 +744,28 @@ impl Game {
         seat: usize,
         card: CardKind,
     ) -> Result<(Hand, Card), ActionError> {
-        let rules = &self.rules;
+        let at = self.discard_allowed(seat, card)?;
         let mut hand = self.hands[seat].clone();
-        let physical = Self::take_cards(&mut hand, &[card])?[0];
-        if hand.is_empty() && rules.going_out.final_discard == FinalDiscard::Never {
+        let physical = hand.remove(at);
+        Ok((hand, physical))
+    }
+
+    /// Whether `seat` may discard `card` now (the checks of
+    /// [`Game::checked_discard`], in its order, without taking the card):
+    /// where in the hand the card is.
+    fn discard_allowed(&self, seat: usize, card: CardKind) -> Result<usize, ActionError> {
+        let rules = &self.rules;
+        let hand = &self.hands[seat];
+        let at = hand
+            .iter()
+            .position(|c| c.kind() == card)
+            .ok_or(ActionError::NotInHand(card))?;
+        if hand.len() == 1 && rules.going_out.final_discard == FinalDiscard::Never {
             return Err(ActionError::FinalDiscardForbidden);
         }
         // A hand of jokers only may discard one: otherwise the turn could
         // not end.
-        let only_jokers = self.hands[seat].iter().all(|c| c.is_joker());
+        let only_jokers = hand.iter().all(|c| c.is_joker());
         if card.is_joker() && !rules.jokers.discard_allowed && !only_jokers {
             return Err(ActionError::JokerDiscard);
         }
@@ -749,7 +775,7 @@ impl Game {
         if !self.ts.freed.is_empty() {
             return Err(ActionError::MustMeldFreedJoker);
         }
-        Ok((hand, physical))
+        Ok(at)
     }
 
     /// "Rommé bieten" (`002`): discard (where the ruleset needs a final
