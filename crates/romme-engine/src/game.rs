@@ -628,7 +628,7 @@ impl Game {
         // The commonest actions are checked in place.
         if self.patience.is_none() {
             let checked = match action {
-                Action::Discard { card } => Some(self.discard_ok(seat, *card)),
+                Action::Discard { card } => Some(self.discard_checks(seat, *card).map(|_| ())),
                 Action::Draw { from } => self.draw_checks(seat, *from),
                 Action::EndTurn => Some(self.end_turn_checks()),
                 Action::Meld { melds, lay_offs } => {

@@ -669,8 +669,8 @@ impl Game {
         card: CardKind,
         ev: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        let (hand, physical) = self.discard_checks(seat, card)?;
-        self.hands[seat] = hand;
+        let at = self.discard_checks(seat, card)?;
+        let physical = self.hands[seat].remove(at);
         self.put_on_discard(seat, physical, ev);
         if self.hands[seat].is_empty() {
             self.goes_out(seat, ev);
@@ -682,31 +682,14 @@ impl Game {
     }
 
     /// The checks of discarding `card` to end the turn, in the order
-    /// `discard_card` makes them: the hand after it and the physical card,
-    /// or why it may not. Changes nothing.
-    pub(crate) fn discard_checks(
-        &self,
-        seat: usize,
-        card: CardKind,
-    ) -> Result<(Hand, Card), ActionError> {
-        self.turn_discard_allowed()?;
-        self.checked_discard(seat, card)
-    }
-
-    /// [`Game::discard_checks`] without the hand after it: whether the
-    /// discard is allowed (`accepts`, for every random discard drawn).
-    pub(crate) fn discard_ok(&self, seat: usize, card: CardKind) -> Result<(), ActionError> {
-        self.turn_discard_allowed()?;
-        self.discard_allowed(seat, card).map(|_| ())
-    }
-
-    /// What a discard that ends the turn needs beyond any discard's checks.
-    fn turn_discard_allowed(&self) -> Result<(), ActionError> {
+    /// `discard_card` makes them: where the card is in the hand, or why it
+    /// may not be discarded. Changes nothing.
+    pub(crate) fn discard_checks(&self, seat: usize, card: CardKind) -> Result<usize, ActionError> {
         self.in_play()?;
         if !self.rules.turn.discard_pile {
             return Err(ActionError::NoDiscardPile);
         }
-        Ok(())
+        self.discard_allowed(seat, card)
     }
 
     /// A final discard that ends a game or a hand (calling Rommé, a
