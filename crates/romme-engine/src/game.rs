@@ -152,9 +152,10 @@ pub(crate) type Pile = SmallVec<[Card; 128]>;
 /// One entry per seat: on the stack up to six seats.
 pub(crate) type Seats<T> = SmallVec<[T; 6]>;
 
-/// Events a new match has room for before its history grows: a random
-/// four-seat `klassisch` match holds about this many, and growing the
-/// history from nothing copied it eight times over.
+/// Events a new match has room for before its history grows: random
+/// four-seat `klassisch` matches hold 325 on average (961 at most over
+/// 300), and growing the history from nothing copied it eight times over
+/// (1.3 % of such a match's instructions).
 const HISTORY_RESERVE: usize = 512;
 
 /// ... and actions in its log (such a match holds about 220).
