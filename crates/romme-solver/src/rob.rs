@@ -1737,10 +1737,10 @@ mod tests {
 
     /// The hint played first, the narrow passes, the bound of what is
     /// left, skipping joker-exchange choices by the floor without
-    /// exchanges and the sweep asked sooner or asked again change where the search goes
-    /// and what it prunes, never the
-    /// optimum: on random positions every tuning proves the same cost
-    /// (cards left, their value, changed melds) as the plain search.
+    /// exchanges and the sweep asked sooner or asked again change where
+    /// the search goes and what it prunes, never the optimum: on random
+    /// positions every tuning proves the same cost (cards left, their
+    /// value, changed melds) as the plain search.
     #[test]
     fn tuning_never_changes_a_proven_optimum() {
         let Some(Ok(rules)) = presets::load("raeuber") else {
