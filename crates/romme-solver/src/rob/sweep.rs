@@ -706,12 +706,12 @@ pub(super) fn rob_by_sweep(
     }
     // Stopped: the cheapest turn met on the way, if any (a walk that
     // could not follow it would be a bug; the branch and bound then goes
-    // on as if the sweep had met nothing).
+    // on as if the sweep had met nothing); proven where it is at the floor.
     let path = sw.found_path.take()?;
     let target = sw.found;
     sw.walk(target, &path)
         .ok()
-        .map(|r| Ok((Some((r, target)), false)))
+        .map(|r| Ok((Some((r, target)), target <= p.floor)))
 }
 
 impl<'p, 'a> RobSweep<'p, 'a> {
@@ -1370,6 +1370,14 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         if total < self.found {
             self.found = total;
             self.found_path = Some(self.path.clone());
+            // A turn at the floor is optimal: the search stops as a limit
+            // stops it, and hands over this turn (its walk follows the
+            // path). Searching on for ties cost the ~30 positions whose
+            // best the sweep finds at the floor up to twice the time
+            // (seed 9 of `rearrange_stats`: 38 -> 19 ms).
+            if total <= self.p.floor && !self.walking {
+                self.stopped = true;
+            }
         }
     }
 
