@@ -7,8 +7,9 @@
 //! threshold, laying off in the next step of the turn;
 //! put down the hand's melds and lay off when that improves the hand;
 //! discard the card whose loss hurts least), but it builds each play
-//! straight from the solver's answers — [`go_out`], [`best_opening`], the
-//! best partition, [`lay_offs`] — instead of listing every legal action
+//! straight from the solver's answers — [`go_out`](romme_solver::go_out),
+//! [`best_opening`](romme_solver::best_opening), the best partition,
+//! [`lay_offs`] — instead of listing every legal action
 //! and trying each on a copy of the game. That makes a playout several
 //! times cheaper, so the expert sees more samples per decision. What the
 //! fast player does not handle (claims out of turn, rulesets without a
