@@ -755,7 +755,7 @@ impl<'p, 'a> Search<'p, 'a> {
             // (A cost over the scale is the cards' and points' part.)
             let stall = if gap >= 2 * u64::from(self.p.unit) {
                 self.sweep_stall_wide
-            } else if self.best_cost / CHANGE_SCALE == self.p.floor / CHANGE_SCALE {
+            } else if sweep::cards_part(self.best_cost) == sweep::cards_part(self.p.floor) {
                 self.sweep_stall_changes
             } else {
                 self.sweep_stall

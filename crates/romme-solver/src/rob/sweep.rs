@@ -302,7 +302,7 @@ impl std::hash::Hash for State {
 
 /// The cards' and points' part of a cost (a card's cost is a multiple of
 /// the scale; the changed melds add fewer).
-fn cards_part(cost: u64) -> u64 {
+pub(super) fn cards_part(cost: u64) -> u64 {
     cost / CHANGE_SCALE * CHANGE_SCALE
 }
 
@@ -1180,9 +1180,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                 let cards_budget = if budget < incumbent {
                     budget
                 } else {
-                    (incumbent / CHANGE_SCALE)
-                        .saturating_add(1)
-                        .saturating_mul(CHANGE_SCALE)
+                    cards_part(incumbent).saturating_add(CHANGE_SCALE)
                 };
                 self.set_cards_only(true);
                 self.found = cards_budget;
@@ -1218,9 +1216,14 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                 self.found = budget;
                 best = self.solve(0, &State::default(), budget, 0);
             }
-            if self.stopped && budget < incumbent && self.nodes > self.node_limit {
-                // Out of the levels' work (not stopped by the deadline or
-                // an overflow): the rest at once, the whole cost only.
+            if self.stopped
+                && budget < incumbent
+                && self.nodes > self.node_limit
+                && self.found > self.p.floor
+            {
+                // Out of the levels' work (not stopped by the deadline, an
+                // overflow or a turn met at the floor, see `met`): the rest
+                // at once, the whole cost only.
                 self.stopped = false;
                 target = incumbent;
                 cards_levels = false;
