@@ -380,16 +380,9 @@ pub(crate) fn rearrange_tuned(
                         hint,
                         // The hints were played already (the best of them
                         // is the cost to beat): not again.
-                        // A choice after the first has the best of every
-                        // hint and of the searches before it to beat, mostly
-                        // the optimum already: the sweep proves it sooner.
                         tuning: Tuning {
                             realize_hint: tuning.realize_hint && phases.len() == 1,
-                            ..if c > 0 && tuning.later_choice_sweep_soon {
-                                tuning.sweep_soon()
-                            } else {
-                                tuning
-                            }
+                            ..tuning
                         },
                     };
                     if hint_only {

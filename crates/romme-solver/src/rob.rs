@@ -48,19 +48,17 @@
 //!   optimum cannot beat the best is cut. Results are memoised per state;
 //!   the sweep's states count against the node limit.
 //!
-//! A search that has not finished after [`SWEEP_AFTER`] nodes (or after
-//! [`SWEEP_AFTER_STALL`] nodes without a better turn, while the best costs
-//! more than the floor; fewer where it leaves two cards more or differs in
-//! changed melds only on small tables, and for a joker-exchange choice
-//! after the first) asks a dynamic programme over the rank
-//! line ([`sweep`], where the rules allow it) the same question, with the
-//! best turn found so far as the cost to beat (asked a card level at a
-//! time from the floor's up). Its states grow with the runs open across a position, not with
-//! the ways to pick new melds, so it proves the optimum (or finds a better
-//! turn) on most positions where the branch and bound would have to
-//! exhaust its alternatives. Where it stops at its own limit, the search
-//! goes on with the cheapest turn the sweep met as the best to beat, and a
-//! first sweep asked early is asked once more after [`SWEEP_AFTER`] nodes.
+//! Where the hint does not reach the floor, a dynamic programme over the
+//! rank line ([`sweep`], where the rules allow it) is asked the same
+//! question before the branch and bound, with the hint's turn (or the cost
+//! to beat) as the cost to beat, a card level at a time from the floor's up
+//! ([`Tuning::sweep_first`]). Its states grow with the runs open across a
+//! position, not with the ways to pick new melds, so it proves the optimum
+//! (or finds a better turn) on most positions where the branch and bound
+//! would have to exhaust its alternatives. Where it stops at its own limit,
+//! the branch and bound goes on with the cheapest turn the sweep met as the
+//! best to beat, and asks the sweep once more, with all its work, after
+//! [`SWEEP_AFTER`] nodes.
 
 use std::time::Instant;
 
@@ -96,76 +94,32 @@ const PASS_NODES: u64 = 30_000;
 /// `rearrange_stats` (BENCHMARKS.md): at 7 levels instead of 5 the ~30
 /// positions the branch and bound decides take a fifth fewer instructions
 /// and the ~40 row 18 % less time, but the ~20 row 17 % more instructions.
-/// Their stall before the sweep is asked is the same whatever the gap
-/// ([`SWEEP_AFTER_STALL_LARGE`]).
+/// Their first sweep gets all the work ([`SWEEP_NODES_SMALL`]).
 const LARGE_TABLE: usize = 24;
 
-/// Nodes of the branch and bound before the sweep over the rank line is
-/// asked. The branch and bound proves most positions within this many
-/// (its nodes are cheap, ~0.1 µs where its bounds cut early); a state of
-/// the sweep costs more, so it pays only for the positions the branch and
-/// bound cannot finish. Measured on the ~30-card `raeuber` positions of
-/// `rearrange_stats` (BENCHMARKS.md): at 100,000 or 300,000 it took a
-/// second over positions the branch and bound proves in tens of
-/// milliseconds.
+/// Nodes of the branch and bound after which the sweep over the rank line
+/// is asked where it was not asked first ([`Tuning::sweep_first`]), and
+/// asked again, with all its work, where the first sweep did not finish.
+/// (When the branch and bound went first, it proved most positions within
+/// this many; at 100,000 or 300,000 the sweep took a second over ~30-card
+/// `raeuber` positions of `rearrange_stats` the branch and bound proves in
+/// tens of milliseconds, BENCHMARKS.md.)
 const SWEEP_AFTER: u64 = 1_000_000;
 
-/// Nodes without a better turn before the sweep is asked, while the best
-/// turn found costs more than the floor: the branch and bound proves such a
-/// gap slowly (every way to place one more card, or to change one meld
-/// fewer, must fail), the sweep well. A gap of changed melds alone was left
-/// to [`SWEEP_AFTER`] until the ~20 row's 1,000 positions showed it the
-/// same (a sixth of their time). Once the sweep asked each card level of
-/// the cards alone first, 10,000 (was 50,000; with the two below at 3,000)
-/// took the ~20 row from 3.03-3.11 s to 2.49-2.52 s and its p99 from
-/// 22.8-23.6 ms to 19.7 ms, although three of its positions took longer
-/// (one 7 -> 73 ms: a gap of one card the sweep cannot close within its
-/// work, which the branch and bound did by 50,000 nodes; two 3-7 -> 18-20
-/// ms).
-const SWEEP_AFTER_STALL: u64 = 10_000;
-
-/// ... and on tables of more than [`LARGE_TABLE`] cards, where the branch
-/// and bound more often improves its best late. Measured on the `raeuber`
-/// rows of `rearrange_stats` (BENCHMARKS.md), since the sweep has bounds
-/// inside a position: on the ~20 row (1,000 positions) a stall of 100,000
-/// took a sixth less time than 300,000 (p99 109-131 ms against 168 ms),
-/// and once the sweep's memo kept fewer states, 50,000 another tenth
-/// (p99 87 ms against 103 ms; 30,000: 94 ms); on the ~30 row (100
-/// positions) 100,000 doubled the median position (20 ms against 13 ms).
-/// That was before the sweep asked its card levels of the cards alone
-/// first, and when a sweep asked by a stall did not finish it was not
-/// asked again. Once it is ([`Search::hand_over`]), 10,000 (was 300,000)
-/// took the ~30 row (300 positions) from a median of 12.6 ms to 6.6 ms and
-/// a p90 of 107 ms to 43 ms, 293 -> 294 positions proven, the same costs
-/// (3,000: median 5.8 ms but a higher mean; 30,000: 8.7 ms), and the ~40
-/// row (20 positions) from a median of 110 ms to 72 ms, the same costs and
-/// proofs. Some positions the branch and bound proves alone take longer
-/// (~30 seeds 9 and 8: 5 -> 36 ms, 19 -> 64 ms).
-const SWEEP_AFTER_STALL_LARGE: u64 = 10_000;
-
-/// ... and on tables of up to [`LARGE_TABLE`] cards where the best turn
-/// leaves two cards or more beyond the floor, which the branch and bound
-/// closes even more rarely. Measured on the `raeuber` ~20 row (1,000
-/// positions, two runs each alternated): the time over the row 6.0-6.3 s
-/// -> 5.6-5.7 s, positions over 20 ms 66-70 -> 60-61, the p99 unchanged
-/// (at 10,000; 3,000 with the card levels, see [`SWEEP_AFTER_STALL`]).
-const SWEEP_AFTER_STALL_WIDE: u64 = 3_000;
-
-/// ... and where the best turn leaves the floor's cards and points and
-/// differs from it only in changed melds, since the sweep's states became
-/// cheap (memo only where a position starts): on the ~20 row (1,000
-/// positions, two runs each) the time over the row 3.51-3.58 s -> 3.26-3.28
-/// s, the p99 unchanged. (5,000: 3.19-3.24 s, but a position whose branch
-/// and bound meets the floor after a few thousand nodes took 19 ms instead
-/// of 3, the sweep proving it first.) With the card levels, 3,000 (see
-/// [`SWEEP_AFTER_STALL`]; 10,000 left the p99 at 20.3 ms).
-const SWEEP_AFTER_STALL_CHANGES: u64 = 3_000;
-
-/// The stall for a joker-exchange choice after the first
-/// ([`Tuning::sweep_soon`]). The sweep at once (no stall) was as fast over
-/// the slowest ~20 positions but took 30 ms where the branch and bound
-/// met the floor within a few thousand nodes.
-const SWEEP_AFTER_STALL_LATER: u64 = 2_000;
+/// Whether the sweep is asked before the branch and bound
+/// ([`Tuning::sweep_first`]). It was asked after a stall of the branch and
+/// bound (10,000 nodes without a better turn, 3,000 where the best left
+/// two cards more than the floor or differed from it in changed melds only,
+/// 2,000 for a joker-exchange choice after the first): since the sweep
+/// asks its card levels of the cards alone first and stops at a turn met
+/// at the floor, the branch and bound's stall mostly delays what the sweep
+/// proves anyway. Measured on the `raeuber` rows of `rearrange_stats`
+/// (BENCHMARKS.md, "Räuber robbing", twenty-first session): asked first,
+/// the ~30 row (300 positions) took a median of 4.4 ms instead of 6.8 ms
+/// and the ~20 row (1,000 positions) 0.78 ms instead of 0.88 ms, a mean of
+/// 1.85 ms instead of 2.35 ms, the same costs and proofs (stalls of
+/// 1,000, 300 and 100 nodes on the ~30 row: medians 4.8, 4.7, 4.5 ms).
+const SWEEP_FIRST: bool = true;
 
 /// Work the sweep may do (its states with their transitions), on top of
 /// the search's node limit. Raised from 1,000,000 when the sweep stopped
@@ -174,8 +128,7 @@ const SWEEP_AFTER_STALL_LATER: u64 = 2_000;
 /// at 1,000,000 two ~30 positions of `rearrange_stats` lost their proof.
 const SWEEP_NODES: u64 = 1_500_000;
 
-/// The work of the first sweep on a table of up to [`LARGE_TABLE`] cards,
-/// asked after a short stall: the sweeps that prove the ~20 row's 1,000
+/// The work of the first sweep on a table of up to [`LARGE_TABLE`] cards: the sweeps that prove the ~20 row's 1,000
 /// positions do so within 620,000; the one that did not (a gap of one
 /// card, seed 986) spent all 1,500,000 (64 ms) before the branch and bound
 /// proved it.
@@ -209,18 +162,10 @@ pub(crate) struct Tuning {
     /// over the rank line ([`sweep`], where it applies), which proves the
     /// optimum or finds a better turn; `None`: the branch and bound alone.
     pub sweep_after: Option<u64>,
-    /// The same, sooner: after this many nodes without a better turn while
-    /// the best so far costs more than the floor ([`SWEEP_AFTER_STALL`]) ...
-    pub sweep_after_stall: Option<u64>,
-    /// ... and as many on tables of more than [`LARGE_TABLE`] cards
-    /// ([`SWEEP_AFTER_STALL_LARGE`]) ...
-    pub sweep_after_stall_large: Option<u64>,
-    /// ... and on smaller tables where the best leaves two cards or more
-    /// beyond the floor ([`SWEEP_AFTER_STALL_WIDE`]) ...
-    pub sweep_after_stall_wide: Option<u64>,
-    /// ... or differs from it in changed melds only
-    /// ([`SWEEP_AFTER_STALL_CHANGES`]).
-    pub sweep_after_stall_changes: Option<u64>,
+    /// The sweep is asked before the branch and bound where the hint does
+    /// not reach the floor ([`SWEEP_FIRST`]); with a first sweep that did
+    /// not finish, it is asked again after `sweep_after` nodes.
+    pub sweep_first: bool,
     /// The sweep's bounds from free rearrangement's relaxation (off only
     /// in a test that checks them).
     pub sweep_relaxation: bool,
@@ -237,9 +182,6 @@ pub(crate) struct Tuning {
     /// Skip a joker-exchange choice whose floor, the one without
     /// exchanges, cannot beat the best so far (`rearrange`).
     pub exchange_floor: bool,
-    /// The joker-exchange choices after the first get
-    /// [`Tuning::sweep_soon`] (`rearrange`).
-    pub later_choice_sweep_soon: bool,
 }
 
 impl Tuning {
@@ -252,35 +194,13 @@ impl Tuning {
         residual_levels_large: 7,
         residual_after: 5_000,
         sweep_after: Some(SWEEP_AFTER),
-        sweep_after_stall: Some(SWEEP_AFTER_STALL),
-        sweep_after_stall_large: Some(SWEEP_AFTER_STALL_LARGE),
-        sweep_after_stall_wide: Some(SWEEP_AFTER_STALL_WIDE),
-        sweep_after_stall_changes: Some(SWEEP_AFTER_STALL_CHANGES),
+        sweep_first: SWEEP_FIRST,
         sweep_relaxation: true,
         sweep_nodes: SWEEP_NODES,
         sweep_nodes_small: SWEEP_NODES_SMALL,
         sweep_deepening: true,
         exchange_floor: true,
-        later_choice_sweep_soon: true,
     };
-
-    /// The same, with the sweep asked after a stall of only
-    /// [`SWEEP_AFTER_STALL_LATER`] nodes (wherever a stall would ask it).
-    /// For a joker-exchange choice after the first, whose best to beat is
-    /// mostly the optimum already: the branch and bound spent its stall on
-    /// what the sweep proves at once, a tenth of the slowest ~20 positions'
-    /// time (−9 % instructions over the 150 slowest; BENCHMARKS.md, "Räuber
-    /// robbing").
-    pub(crate) fn sweep_soon(self) -> Tuning {
-        let soon = |stall: Option<u64>| stall.map(|n| n.min(SWEEP_AFTER_STALL_LATER));
-        Tuning {
-            sweep_after_stall: soon(self.sweep_after_stall),
-            sweep_after_stall_large: soon(self.sweep_after_stall_large),
-            sweep_after_stall_wide: soon(self.sweep_after_stall_wide),
-            sweep_after_stall_changes: soon(self.sweep_after_stall_changes),
-            ..self
-        }
-    }
 
     /// The plain depth-first search, without any of the above.
     #[cfg(test)]
@@ -291,16 +211,12 @@ impl Tuning {
         residual_levels_large: 0,
         residual_after: 0,
         sweep_after: None,
-        sweep_after_stall: None,
-        sweep_after_stall_large: None,
-        sweep_after_stall_wide: None,
-        sweep_after_stall_changes: None,
+        sweep_first: false,
         sweep_relaxation: true,
         sweep_nodes: SWEEP_NODES,
         sweep_nodes_small: SWEEP_NODES_SMALL,
         sweep_deepening: false,
         exchange_floor: false,
-        later_choice_sweep_soon: false,
     };
 }
 
@@ -439,23 +355,11 @@ struct Search<'p, 'a> {
     residual_levels: usize,
     /// The node at which the sweep takes over (`u64::MAX`: never).
     sweep_at: u64,
-    /// Nodes without a better turn before it does (by the table's size,
-    /// see [`Tuning::sweep_after_stall`]), where the best turn leaves two
-    /// cards or more beyond the floor, and where it differs from the floor
-    /// in changed melds only.
-    sweep_stall: Option<u64>,
-    sweep_stall_wide: Option<u64>,
-    sweep_stall_changes: Option<u64>,
     /// The work the next sweep may do.
     sweep_budget: u64,
-    /// A stall has asked the sweep.
-    stall_spent: bool,
     /// The cost to beat and the work of the last sweep that did not
     /// finish: asked the same again, it would stop the same way.
     unfinished: Option<(u64, u64)>,
-    /// The node at which the best turn was last improved (or the search
-    /// began).
-    improved_at: u64,
     /// A buffer for the melds `candidates` generates (kept between calls:
     /// its entries are large, and growing it anew each time was a tenth
     /// of a middling position).
@@ -468,6 +372,9 @@ pub(crate) fn rob(p: &RobProblem) -> Result<(Option<Robbed>, bool), RearrangeErr
     let mut s = Search::new(p);
     if p.tuning.realize_hint {
         s.realize_hint();
+    }
+    if p.tuning.sweep_first && !s.done && s.error.is_none() && s.best_cost > p.floor {
+        s.hand_over();
     }
     for &width in p.tuning.pass_widths {
         if s.done || s.stopped || s.error.is_some() {
@@ -560,18 +467,6 @@ impl<'p, 'a> Search<'p, 'a> {
         };
         let n = items.len();
         let large = p.table.iter().map(Vec::len).sum::<usize>() > LARGE_TABLE;
-        // (Large tables wait as long whatever the gap.)
-        let t = &p.tuning;
-        let (sweep_stall, sweep_stall_wide, sweep_stall_changes) = if large {
-            let stall = t.sweep_after_stall_large;
-            (stall, stall, stall)
-        } else {
-            (
-                t.sweep_after_stall,
-                t.sweep_after_stall_wide,
-                t.sweep_after_stall_changes,
-            )
-        };
         Search {
             p,
             items,
@@ -627,18 +522,13 @@ impl<'p, 'a> Search<'p, 'a> {
             } else {
                 p.tuning.residual_levels
             },
-            sweep_stall,
-            sweep_stall_wide,
-            sweep_stall_changes,
             sweep_budget: if large {
                 p.tuning.sweep_nodes
             } else {
                 p.tuning.sweep_nodes_small.min(p.tuning.sweep_nodes)
             },
-            stall_spent: false,
             unfinished: None,
             sweep_at: p.tuning.sweep_after.map_or(u64::MAX, |n| n.max(1)),
-            improved_at: 0,
         }
     }
 
@@ -749,27 +639,7 @@ impl<'p, 'a> Search<'p, 'a> {
             return true;
         }
         self.nodes += 1;
-        // (The stall is looked at only while the sweep has not been asked.)
-        let stalled = || {
-            let gap = self.best_cost.saturating_sub(self.p.floor) / CHANGE_SCALE;
-            // (A cost over the scale is the cards' and points' part.)
-            let stall = if gap >= 2 * u64::from(self.p.unit) {
-                self.sweep_stall_wide
-            } else if sweep::cards_part(self.best_cost) == sweep::cards_part(self.p.floor) {
-                self.sweep_stall_changes
-            } else {
-                self.sweep_stall
-            };
-            stall.is_some_and(|n| {
-                self.nodes >= self.improved_at.saturating_add(n) && self.best_cost > self.p.floor
-            })
-        };
-        // (A stall asks the sweep once; a first sweep that did not finish
-        // is asked again only after `sweep_after` nodes.)
-        if self.nodes >= self.sweep_at
-            || (self.sweep_at != u64::MAX && !self.stall_spent && stalled())
-        {
-            self.stall_spent = true;
+        if self.nodes >= self.sweep_at {
             // Once (the bound of what is left adds its effort in steps).
             self.sweep_at = u64::MAX;
             self.hand_over();
@@ -789,8 +659,9 @@ impl<'p, 'a> Search<'p, 'a> {
         self.stopped
     }
 
-    /// The search has not finished after [`Tuning::sweep_after`] nodes:
-    /// the sweep decides, the best so far to beat. When it proves the
+    /// Before the branch and bound ([`Tuning::sweep_first`]), or when the
+    /// search has not finished after [`Tuning::sweep_after`] nodes: the
+    /// sweep decides, the best so far to beat. When it proves the
     /// optimum (the best so far, or a better turn it found) the search is
     /// done; stopped by its own limit ([`SWEEP_NODES`], on top of the
     /// search's) the search goes on with the cheapest turn the sweep met,
@@ -814,7 +685,7 @@ impl<'p, 'a> Search<'p, 'a> {
             None => {}
         }
         // A first sweep that did not finish, on a small table (with less
-        // work) or asked by a stall before [`Tuning::sweep_after`] nodes:
+        // work) or asked before [`Tuning::sweep_after`] nodes:
         // the branch and bound goes on (often to a better turn, which the
         // sweep then proves far sooner), and may ask again with all the
         // work after that many nodes. (On a large table whose sweep the
@@ -1225,7 +1096,6 @@ impl<'p, 'a> Search<'p, 'a> {
             .map(|k| self.items[k].card)
             .collect();
         self.best_cost = cost;
-        self.improved_at = self.nodes;
         if cost <= self.p.floor {
             self.done = true;
         }
@@ -1709,27 +1579,23 @@ mod tests {
         residual_levels_large: usize::MAX,
         residual_after: 0,
         sweep_after: None,
-        sweep_after_stall: None,
-        sweep_after_stall_large: None,
-        sweep_after_stall_wide: None,
-        sweep_after_stall_changes: None,
+        sweep_first: false,
         sweep_relaxation: true,
         sweep_nodes: SWEEP_NODES,
         sweep_nodes_small: SWEEP_NODES_SMALL,
         sweep_deepening: true,
         exchange_floor: true,
-        later_choice_sweep_soon: true,
     };
 
-    /// The sweep asked after every stall with little work, so that it
-    /// often stops and is asked again after `sweep_after` nodes (on small
-    /// and large tables alike: the first sweep's work is the whole).
+    /// The sweep asked first with little work and without the hint (its
+    /// cost to beat a poor one), so that it often stops, the branch and
+    /// bound finds a better turn, and the sweep is asked again after
+    /// `sweep_after` nodes (8 times over the test's positions; on small and
+    /// large tables alike: the first sweep's work is the whole).
     const REASKED: Tuning = Tuning {
-        sweep_after: Some(20_000),
-        sweep_after_stall: Some(1),
-        sweep_after_stall_large: Some(1),
-        sweep_after_stall_wide: Some(1),
-        sweep_after_stall_changes: Some(1),
+        realize_hint: false,
+        sweep_after: Some(2_000),
+        sweep_first: true,
         sweep_nodes: 3_000,
         sweep_nodes_small: 3_000,
         ..Tuning::DEFAULT
@@ -1759,7 +1625,10 @@ mod tests {
             for tuning in [
                 Tuning::DEFAULT,
                 EAGER,
-                Tuning::DEFAULT.sweep_soon(),
+                Tuning {
+                    sweep_first: false,
+                    ..Tuning::DEFAULT
+                },
                 REASKED,
             ] {
                 let tuned = cost(tuning).expect("solves where the plain search does");
