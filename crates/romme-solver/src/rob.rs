@@ -123,15 +123,28 @@ const SWEEP_FIRST: bool = true;
 
 /// Work the sweep may do (its states with their transitions), on top of
 /// the search's node limit. Raised from 1,000,000 when the sweep stopped
-/// keeping the states inside a position in its memo: its states became
-/// more and cheaper (a state and its transitions about half the time), and
-/// at 1,000,000 two ~30 positions of `rearrange_stats` lost their proof.
-const SWEEP_NODES: u64 = 1_500_000;
+/// keeping the states inside a position in its memo (its states became
+/// more and cheaper), and from 1,500,000 once the sweep was asked first
+/// ([`SWEEP_FIRST`]): the slowest ~30 positions of `rearrange_stats`
+/// (`raeuber`, seeds 15 and 24, eight joker-exchange choices each) need
+/// 1,000,000-5,700,000 states per choice to prove a gap of changed melds;
+/// stopped at 1,500,000 each choice went on to the branch and bound's node
+/// limit unproven (1.8 and 2.3 s), with all the work both are proven (0.6
+/// and 1.1 s). Measured on that row (300 positions): the mean 38 -> 23 ms,
+/// the p99 667 -> 459 ms, 294 -> 300 positions proven (one places a card
+/// more); 3,000,000 and 4,000,000 left two or three unproven (p99 706-768
+/// ms), 12,000,000 was no better. On the ~40 row (20 positions) two more
+/// positions are proven (one places a card more, both 5x faster) but four
+/// unproven ones search longer: the mean 279 -> 345 ms. The ~20 row's first
+/// sweep has less ([`SWEEP_NODES_SMALL`]): unchanged.
+const SWEEP_NODES: u64 = 6_000_000;
 
-/// The work of the first sweep on a table of up to [`LARGE_TABLE`] cards: the sweeps that prove the ~20 row's 1,000
-/// positions do so within 620,000; the one that did not (a gap of one
-/// card, seed 986) spent all 1,500,000 (64 ms) before the branch and bound
-/// proved it.
+/// The work of the first sweep on a table of up to [`LARGE_TABLE`] cards:
+/// the sweeps that prove the ~20 row's 1,000 positions do so within
+/// 620,000; the one that did not (a gap of one card, seed 986) spent all
+/// of its work (1,500,000 then, 64 ms) before the branch and bound proved
+/// it, and all of it as the first sweep's work raised the row's max from
+/// 39 to 72 ms.
 const SWEEP_NODES_SMALL: u64 = 750_000;
 
 /// Least of the node limit still left for the sweep to be asked (the
