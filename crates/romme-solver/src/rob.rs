@@ -1557,59 +1557,72 @@ mod tests {
             .map(|r| (r.optimal, r.hand.len(), r.placed_value, r.changed))
     }
 
-    /// A candidate meld is the hint's meld when it holds the same cards,
-    /// in whatever order, and only while the path has not used it: the
-    /// quick test by length and card signatures passes over the others and
-    /// never over that one.
-    #[test]
-    fn candidates_find_the_hint_meld_and_only_it() {
-        use super::{RobProblem, Search};
+    /// A robbing search under `raeuber` over `table` (of `kinds`) and the
+    /// cards of `hand`, steered by `hint`, handed to `f`.
+    fn with_search(
+        table: &[Vec<MeldCard>],
+        kinds: &[romme_core::meld::MeldKind],
+        hand: &str,
+        hint: Option<(Vec<Vec<CardKind>>, Vec<CardKind>)>,
+        f: impl FnOnce(&mut super::Search<'_, '_>),
+    ) {
         use romme_core::meld::MeldChecker;
-        use romme_core::notation::parse_cards;
         let Some(Ok(rules)) = presets::load("raeuber") else {
             panic!("raeuber preset");
         };
         let checker = MeldChecker::new(&rules, None).expect("checker");
         let solver = PartitionSolver::new(&rules, None).expect("solver");
-        let hand = parse_cards("9h 7h 8h 7c 7d 5s *").expect("cards");
-        let hint_meld = parse_cards("8h 9h 7h").expect("cards");
-        let p = RobProblem {
+        let hand = romme_core::notation::parse_cards(hand).expect("cards");
+        let p = super::RobProblem {
             checker: &checker,
             solver: &solver,
             rules: &rules,
             round: None,
-            table: &[],
-            kinds: &[],
+            table,
+            kinds,
             hand: &hand,
             unit: 1000,
             node_limit: 1_000_000,
             deadline: None,
             incumbent: u64::MAX,
             floor: 0,
-            hint: Some((vec![hint_meld.clone()], parse_cards("5s").expect("cards"))),
+            hint,
             tuning: Tuning::PLAIN,
         };
-        let mut s = Search::new(&p);
-        let mut wanted = hint_meld.clone();
-        wanted.sort_unstable();
-        let (mut hits, mut others) = (0, 0);
-        for a in 0..s.hand_len {
-            for cand in s.candidates(a) {
-                let mut cards: Vec<CardKind> = cand.iter().map(|&k| s.items[k].card).collect();
-                cards.sort_unstable();
-                if cards == wanted {
-                    assert_eq!(s.hint_meld(&cand), Some(0), "{cards:?}");
-                    s.hint_melds[0].1 = true;
-                    assert_eq!(s.hint_meld(&cand), None, "a used hint meld");
-                    s.hint_melds[0].1 = false;
-                    hits += 1;
-                } else {
-                    assert_eq!(s.hint_meld(&cand), None, "{cards:?}");
-                    others += 1;
+        f(&mut super::Search::new(&p));
+    }
+
+    /// A candidate meld is the hint's meld when it holds the same cards,
+    /// in whatever order, and only while the path has not used it: the
+    /// quick test by length and card signatures passes over the others and
+    /// never over that one.
+    #[test]
+    fn candidates_find_the_hint_meld_and_only_it() {
+        use romme_core::notation::parse_cards;
+        let hint_meld = parse_cards("8h 9h 7h").expect("cards");
+        let hint = (vec![hint_meld.clone()], parse_cards("5s").expect("cards"));
+        with_search(&[], &[], "9h 7h 8h 7c 7d 5s *", Some(hint), |s| {
+            let mut wanted = hint_meld.clone();
+            wanted.sort_unstable();
+            let (mut hits, mut others) = (0, 0);
+            for a in 0..s.hand_len {
+                for cand in s.candidates(a) {
+                    let mut cards: Vec<CardKind> = cand.iter().map(|&k| s.items[k].card).collect();
+                    cards.sort_unstable();
+                    if cards == wanted {
+                        assert_eq!(s.hint_meld(&cand), Some(0), "{cards:?}");
+                        s.hint_melds[0].1 = true;
+                        assert_eq!(s.hint_meld(&cand), None, "a used hint meld");
+                        s.hint_melds[0].1 = false;
+                        hits += 1;
+                    } else {
+                        assert_eq!(s.hint_meld(&cand), None, "{cards:?}");
+                        others += 1;
+                    }
                 }
             }
-        }
-        assert!(hits >= 1 && others >= 10, "{hits} hits, {others} others");
+            assert!(hits >= 1 && others >= 10, "{hits} hits, {others} others");
+        });
     }
 
     /// A play of the hint whose robbing leaves a piece too short to stay
@@ -1617,54 +1630,31 @@ mod tests {
     /// piece's kinds: robbing 6h from 5h 6h 7h 8h leaves 5h and 7h 8h.
     #[test]
     fn a_short_piece_must_be_taken_by_a_later_hint_meld() {
-        use super::{RobProblem, Search};
-        use romme_core::meld::{MeldChecker, MeldKind};
+        use romme_core::meld::MeldKind;
         use romme_core::notation::parse_cards;
-        let Some(Ok(rules)) = presets::load("raeuber") else {
-            panic!("raeuber preset");
-        };
-        let checker = MeldChecker::new(&rules, None).expect("checker");
-        let solver = PartitionSolver::new(&rules, None).expect("solver");
-        let hand = parse_cards("6c 6d").expect("cards");
         let run: Vec<MeldCard> = parse_cards("5h 6h 7h 8h")
             .expect("cards")
             .into_iter()
             .map(MeldCard::plain)
             .collect();
-        let table = [run];
-        let p = RobProblem {
-            checker: &checker,
-            solver: &solver,
-            rules: &rules,
-            round: None,
-            table: &table,
-            kinds: &[MeldKind::Run],
-            hand: &hand,
-            unit: 1000,
-            node_limit: 1_000_000,
-            deadline: None,
-            incumbent: u64::MAX,
-            floor: 0,
-            hint: None,
-            tuning: Tuning::PLAIN,
-        };
-        let mut s = Search::new(&p);
-        let melds = |text: &str| -> Vec<Vec<CardKind>> {
-            text.split('|')
-                .map(|m| parse_cards(m).expect("cards"))
-                .collect()
-        };
-        // Nothing robbed: nothing to take.
-        assert!(s.pieces_coverable(&[]));
-        // 6h (index 1) robbed into a set with 6c 6d.
-        s.robbed[0] = 1 << 1;
-        assert!(!s.pieces_coverable(&[]));
-        assert!(s.pieces_coverable(&melds("4h 5h *|7h 8h 9h")));
-        assert!(!s.pieces_coverable(&melds("7h 8h 9h")), "5h stays alone");
-        assert!(!s.pieces_coverable(&melds("4h 5h *|8h 9h 10h")), "7h stays");
-        // 5h robbed instead: 6h 7h 8h stays, long enough.
-        s.robbed[0] = 1;
-        assert!(s.pieces_coverable(&[]));
+        with_search(&[run], &[MeldKind::Run], "6c 6d", None, |s| {
+            let melds = |text: &str| -> Vec<Vec<CardKind>> {
+                text.split('|')
+                    .map(|m| parse_cards(m).expect("cards"))
+                    .collect()
+            };
+            // Nothing robbed: nothing to take.
+            assert!(s.pieces_coverable(&[]));
+            // 6h (index 1) robbed into a set with 6c 6d.
+            s.robbed[0] = 1 << 1;
+            assert!(!s.pieces_coverable(&[]));
+            assert!(s.pieces_coverable(&melds("4h 5h *|7h 8h 9h")));
+            assert!(!s.pieces_coverable(&melds("7h 8h 9h")), "5h stays alone");
+            assert!(!s.pieces_coverable(&melds("4h 5h *|8h 9h 10h")), "7h stays");
+            // 5h robbed instead: 6h 7h 8h stays, long enough.
+            s.robbed[0] = 1;
+            assert!(s.pieces_coverable(&[]));
+        });
     }
 
     /// Every switch on, from the first node and at every level.
