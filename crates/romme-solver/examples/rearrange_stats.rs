@@ -2,14 +2,16 @@
 //! valid melds (some with jokers) and a 14-card hand, under `offen` (free
 //! rearrangement) or, with `RULES=raeuber`, Räuber robbing.
 //!
-//! `[RULES=raeuber] [VERBOSE=1] [SEED=N] cargo run --release -p romme-solver --example rearrange_stats -- [POSITIONS [TABLE_CARDS]]`
+//! `[RULES=raeuber] [VERBOSE=1] [SEED=N] [MILLIS=N] cargo run --release -p romme-solver --example rearrange_stats -- [POSITIONS [TABLE_CARDS]]`
 //!
 //! `VERBOSE=1` prints a line per position: its time, a fingerprint of the
 //! answer and what the tie-break order ranks (cards placed / their points /
 //! changed melds), so two builds can be compared. `SEED=N` runs only that
 //! position and prints it; `SEEDS=FILE` only the positions whose seeds the
 //! file lists (whitespace between them), e.g. a row's slowest, to profile
-//! or time them alone.
+//! or time them alone. `MILLIS=N` gives each position a deadline of N ms
+//! besides the node limit (as `romme solve` does, 2,000 ms by default), to
+//! see what a search stopped by the clock answers.
 
 use std::time::Instant;
 
@@ -28,6 +30,13 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(1000);
     let name = std::env::var("RULES").unwrap_or_else(|_| "offen".into());
+    let limits = Limits {
+        time: std::env::var("MILLIS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .map(std::time::Duration::from_millis),
+        ..Limits::default()
+    };
     let Some(Ok(rules)) = presets::load(&name) else {
         eprintln!("unknown preset {name}");
         return;
@@ -82,7 +91,7 @@ fn main() {
                 continue;
             }
             let start = Instant::now();
-            let r = rearrange_with(&solver, &table, &hand, Limits::default());
+            let r = rearrange_with(&solver, &table, &hand, limits);
             times.push(start.elapsed().as_nanos() as u64);
             if std::env::var_os("VERBOSE").is_some() {
                 let jokers = hand.iter().filter(|c| c.is_joker()).count();

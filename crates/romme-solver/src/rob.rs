@@ -91,6 +91,9 @@ const RESIDUAL_WEIGHT: u64 = 10;
 /// Node limit of one such bound.
 const RESIDUAL_NODES: u64 = 20_000;
 
+/// Nodes between two readings of the clock, where a deadline is set.
+const CLOCK_EVERY: u64 = 256;
+
 /// Nodes per narrow first pass.
 const PASS_NODES: u64 = 30_000;
 
@@ -379,6 +382,8 @@ struct Search<'p, 'a> {
     /// The cost to beat and the work of the last sweep that did not
     /// finish: asked the same again, it would stop the same way.
     unfinished: Option<(u64, u64)>,
+    /// The node count at which the clock is next read.
+    next_clock: u64,
     /// A buffer for the melds `candidates` generates (kept between calls:
     /// its entries are large, and growing it anew each time was a tenth
     /// of a middling position).
@@ -509,6 +514,7 @@ impl<'p, 'a> Search<'p, 'a> {
             residual_memo: Default::default(),
             residual_caches: Some(Box::default()),
             raw_buf: Vec::new(),
+            next_clock: 0,
             width: usize::MAX,
             pass_end: u64::MAX,
             pass_over: false,
@@ -692,12 +698,26 @@ impl<'p, 'a> Search<'p, 'a> {
             self.pass_over = true;
             return true;
         }
-        if self.nodes > self.p.node_limit
-            || (self.nodes % 256 == 0 && self.p.deadline.is_some_and(|d| Instant::now() >= d))
-        {
+        if self.nodes > self.p.node_limit || self.past_deadline() {
             self.stopped = true;
         }
         self.stopped
+    }
+
+    /// Whether the deadline has passed, looked at every [`CLOCK_EVERY`]
+    /// nodes. (Not where the count is a multiple of it: the bound of what
+    /// is left adds its steps to the count in jumps, which can pass over
+    /// the multiples for seconds; a ~50-card position given 20 ms ran for
+    /// 2.2 s.)
+    fn past_deadline(&mut self) -> bool {
+        let Some(deadline) = self.p.deadline else {
+            return false;
+        };
+        if self.nodes < self.next_clock {
+            return false;
+        }
+        self.next_clock = self.nodes + CLOCK_EVERY;
+        Instant::now() >= deadline
     }
 
     /// Before the branch and bound ([`Tuning::sweep_first`]), or when the
@@ -1564,6 +1584,7 @@ mod tests {
         kinds: &[romme_core::meld::MeldKind],
         hand: &str,
         hint: Option<(Vec<Vec<CardKind>>, Vec<CardKind>)>,
+        deadline: Option<std::time::Instant>,
         f: impl FnOnce(&mut super::Search<'_, '_>),
     ) {
         use romme_core::meld::MeldChecker;
@@ -1583,7 +1604,7 @@ mod tests {
             hand: &hand,
             unit: 1000,
             node_limit: 1_000_000,
-            deadline: None,
+            deadline,
             incumbent: u64::MAX,
             floor: 0,
             hint,
@@ -1601,7 +1622,7 @@ mod tests {
         use romme_core::notation::parse_cards;
         let hint_meld = parse_cards("8h 9h 7h").expect("cards");
         let hint = (vec![hint_meld.clone()], parse_cards("5s").expect("cards"));
-        with_search(&[], &[], "9h 7h 8h 7c 7d 5s *", Some(hint), |s| {
+        with_search(&[], &[], "9h 7h 8h 7c 7d 5s *", Some(hint), None, |s| {
             let mut wanted = hint_meld.clone();
             wanted.sort_unstable();
             let (mut hits, mut others) = (0, 0);
@@ -1637,7 +1658,7 @@ mod tests {
             .into_iter()
             .map(MeldCard::plain)
             .collect();
-        with_search(&[run], &[MeldKind::Run], "6c 6d", None, |s| {
+        with_search(&[run], &[MeldKind::Run], "6c 6d", None, None, |s| {
             let melds = |text: &str| -> Vec<Vec<CardKind>> {
                 text.split('|')
                     .map(|m| parse_cards(m).expect("cards"))
@@ -1654,6 +1675,33 @@ mod tests {
             // 5h robbed instead: 6h 7h 8h stays, long enough.
             s.robbed[0] = 1;
             assert!(s.pieces_coverable(&[]));
+        });
+    }
+
+    /// A passed deadline stops the search at the next reading of the clock
+    /// whatever the node count: the bound of what is left adds its steps in
+    /// jumps, and a count that jumped past the multiples of the reading's
+    /// interval once kept a ~50-card search given 20 ms running for 2.2 s.
+    #[test]
+    fn a_passed_deadline_stops_the_search_after_a_jump_in_the_count() {
+        let passed = Some(std::time::Instant::now());
+        with_search(&[], &[], "5h 6h 7h", None, passed, |s| {
+            // A first node reads the clock.
+            assert!(s.out_of_budget(), "the first node");
+        });
+        with_search(&[], &[], "5h 6h 7h", None, passed, |s| {
+            s.next_clock = super::CLOCK_EVERY;
+            // Nodes before the next reading go on ...
+            assert!(!s.out_of_budget());
+            // ... and after a jump past a multiple of the interval, the
+            // next node reads the clock.
+            s.nodes = 3 * super::CLOCK_EVERY + 17;
+            assert!(s.out_of_budget(), "after the jump");
+            assert!(s.stopped);
+        });
+        with_search(&[], &[], "5h 6h 7h", None, None, |s| {
+            s.nodes = 3 * super::CLOCK_EVERY + 17;
+            assert!(!s.out_of_budget(), "no deadline");
         });
     }
 
