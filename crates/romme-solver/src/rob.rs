@@ -665,9 +665,9 @@ impl<'p, 'a> Search<'p, 'a> {
         (0..self.p.table.len())
             .filter(|&m| self.robbed[m] != 0)
             .all(|m| {
-                self.piece_masks(m).all(|piece| {
-                    piece.count_ones() as usize >= min
-                        || (0..64).filter(|i| piece >> i & 1 == 1).all(|i| {
+                self.pieces(m).all(|piece| {
+                    piece.len() >= min
+                        || piece.iter().all(|&i| {
                             let card = self.p.table[m][i].card;
                             later.iter().any(|meld| meld.contains(&card))
                         })
@@ -740,7 +740,8 @@ impl<'p, 'a> Search<'p, 'a> {
             Some(Ok((Some((better, cost)), proven))) => {
                 self.best = Some(better);
                 self.best_cost = cost;
-                self.done = proven || cost <= self.p.floor;
+                // (The sweep calls a turn at the floor proven.)
+                self.done = proven;
             }
             Some(Ok((None, _))) => self.done = true,
             Some(Err(e)) => self.error = Some(e),
