@@ -117,6 +117,35 @@ impl Tally {
     }
 }
 
+/// Whether some set of melds whose points are at most `bound`'s (together
+/// at most `bound.sum`, one meld at most `bound.top`) could pass
+/// [`check_tally`] with attempt `a`. False only when even those points
+/// miss the threshold and the Hand-Rommé waiver cannot apply; set
+/// `a.whole_hand` when a subset might put out the whole hand. A search of
+/// opening combinations passes over a hand whose melds, all of them
+/// together, cannot reach the threshold (their tally bounds every
+/// combination's) without looking at any combination.
+pub fn points_may_open(rules: &Ruleset, bound: &Tally, a: &OpeningAttempt) -> bool {
+    if threshold_waived(rules, a) {
+        return true;
+    }
+    let o = &rules.opening;
+    let needed = u32::from(o.threshold);
+    match o.count {
+        OpeningCount::Sum => {
+            let mut have = bound.sum;
+            if o.lay_offs_count {
+                have += a.lay_off_value;
+            }
+            if o.table_counts {
+                have += a.table_value;
+            }
+            have >= needed
+        }
+        OpeningCount::SingleMeld => bound.top >= needed,
+    }
+}
+
 /// Check an opening; on success returns the points counted.
 pub fn check(rules: &Ruleset, a: &OpeningAttempt) -> Result<u32, OpeningError> {
     if rules.opening.naturals_only {
@@ -254,6 +283,80 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `points_may_open` on the tally of some melds is false only when no
+    /// subset of them opens: on every pair of nested subsets of six melds,
+    /// under each way of counting, with and without the Hand-Rommé waiver,
+    /// the table's value and lay-offs counted. It also rules some out.
+    #[test]
+    fn points_may_open_bounds_every_subset() {
+        let melds = [
+            "Kh Ks Kc",
+            "2c 3c 4c",
+            "Qh * Ah",
+            "5c 6c 7c",
+            "9h 9s 9d *",
+            "3d 4d 5d",
+        ];
+        let mut ruled_out = 0;
+        for name in ["klassisch", "offen", "koenigs", "club"] {
+            let base = rules(name);
+            let mut variants = vec![base.clone()];
+            let mut single = base.clone();
+            single.opening.count = OpeningCount::SingleMeld;
+            variants.push(single);
+            let mut counted = base.clone();
+            counted.opening.table_counts = true;
+            counted.opening.lay_offs_count = true;
+            variants.push(counted);
+            let mut waived = base.clone();
+            waived.hand_romme.enabled = true;
+            waived.hand_romme.threshold_waived = true;
+            variants.push(waived);
+            for r in &variants {
+                let round = r.melds.wilds.round_wild.then_some(11);
+                let checker = MeldChecker::new(r, round).expect("checker");
+                let ds: Vec<Declaration> = melds
+                    .iter()
+                    .filter_map(|m| checker.best(&parse_cards(m).expect(m)).ok().flatten())
+                    .collect();
+                let tally = |mask: u32| {
+                    (0..ds.len())
+                        .filter(|i| mask >> i & 1 == 1)
+                        .fold(Tally::default(), |t, i| {
+                            t.with(meld_points(r, &ds[i]), ds[i].wilds > 0)
+                        })
+                };
+                for all in 0..1u32 << ds.len() {
+                    for whole_hand in [false, true] {
+                        let a = OpeningAttempt {
+                            whole_hand,
+                            table_value: 7,
+                            lay_off_value: 3,
+                            ..attempt(&[])
+                        };
+                        if points_may_open(r, &tally(all), &a) {
+                            continue;
+                        }
+                        ruled_out += 1;
+                        // Every subset of `all`.
+                        let mut sub = all;
+                        loop {
+                            assert!(
+                                check_tally(r, &tally(sub), &a).is_err(),
+                                "{name} {all:b} {sub:b} {whole_hand}"
+                            );
+                            if sub == 0 {
+                                break;
+                            }
+                            sub = (sub - 1) & all;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(ruled_out > 100, "only {ruled_out} ruled out");
     }
 
     #[test]

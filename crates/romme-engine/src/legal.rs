@@ -75,6 +75,9 @@ impl Game {
         hand: &[CardKind],
         must: &[CardKind],
     ) -> Vec<MeldRefs> {
+        if !self.melds_may_open(groups, hand.len()) {
+            return Vec::new();
+        }
         self.opening_combos_by(groups, hand, must, |search, roots, state| {
             search.go(0, roots, opening::Tally::default(), state);
         })
@@ -89,6 +92,13 @@ impl Game {
         must: &[CardKind],
         run: impl FnOnce(&OpeningSearch<'_>, usize, &mut SearchState),
     ) -> Vec<MeldRefs> {
+        let table_value = if self.rules.opening.table_counts {
+            // Only worked out where it counts (it costs).
+            self.table_value()
+        } else {
+            0
+        };
+        let keep = self.opening_keep();
         let mut decls: Vec<Decl<'_>> = meld_refs(groups)
             .map(|(at, d)| {
                 let holds = d.ordered.iter().any(|c| must.contains(&c.card));
@@ -126,14 +136,9 @@ impl Game {
             short: &short,
             held,
             needed,
-            // Only counted with `table_counts` (working it out costs).
-            table_value: if self.rules.opening.table_counts {
-                self.table_value()
-            } else {
-                0
-            },
+            table_value,
             joker_exchanged: self.ts.exchanged,
-            keep: usize::from(self.rules.going_out.final_discard == FinalDiscard::Required),
+            keep,
             opened_before: self.ts.opened_before,
         };
         let mut state = SearchState {
@@ -149,6 +154,43 @@ impl Game {
         let mut out = state.out;
         out.sort_by_key(|&(value, cards, _)| std::cmp::Reverse((value, cards)));
         out.into_iter().map(|(_, _, c)| c).collect()
+    }
+
+    /// Cards an opening must leave in the hand: one for the final discard
+    /// where one is required.
+    fn opening_keep(&self) -> usize {
+        usize::from(self.rules.going_out.final_discard == FinalDiscard::Required)
+    }
+
+    /// Whether some combination of the single melds in `groups` might open
+    /// (see [`opening::points_may_open`]): all of them together reach the
+    /// threshold, or together they hold enough cards to put out a hand of
+    /// `hand_len` where a Hand-Rommé is waived. False rules out every
+    /// combination, so the search is not set up.
+    fn melds_may_open(&self, groups: &[Arc<[Declaration]>], hand_len: usize) -> bool {
+        let mut all = opening::Tally::default();
+        let mut cards = 0;
+        for (_, d) in meld_refs(groups) {
+            all = all.with(opening::meld_points(&self.rules, d), d.wilds > 0);
+            cards += d.ordered.len();
+        }
+        if all.melds == 0 {
+            return false;
+        }
+        let attempt = OpeningAttempt {
+            melds: &[],
+            lay_off_value: 0,
+            table_value: if self.rules.opening.table_counts {
+                self.table_value()
+            } else {
+                0
+            },
+            joker_exchanged: self.ts.exchanged,
+            // The melds overlap, so this overcounts the cards they could
+            // put out together: a necessary condition only.
+            whole_hand: cards + self.opening_keep() >= hand_len && !self.ts.opened_before,
+        };
+        opening::points_may_open(&self.rules, &all, &attempt)
     }
 
     /// Every listed legal action of `seat` (empty when it is not the seat's
@@ -1587,6 +1629,7 @@ mod tests {
     #[test]
     fn opening_search_finds_what_the_plain_search_finds() {
         let (mut searches, mut found, mut capped, mut full) = (0usize, 0usize, 0usize, 0usize);
+        let mut ruled_out = 0usize;
         for name in presets::NAMES {
             let Some(Ok(rules)) = presets::load(name) else {
                 continue;
@@ -1621,6 +1664,12 @@ mod tests {
                 });
                 assert_eq!(fast, plain, "{name}: {hand:?}, must {must:?}");
                 assert_eq!(steps[0], steps[1], "{name}: {hand:?}, must {must:?}");
+                // The bound that spares the search rules out only hands
+                // without a combination.
+                if !game.melds_may_open(&groups, hand.len()) {
+                    assert!(plain.is_empty(), "{name}: {hand:?} ruled out");
+                    ruled_out += 1;
+                }
                 searches += 1;
                 found += usize::from(!plain.is_empty());
                 capped += usize::from(steps[1] == limit);
@@ -1630,6 +1679,7 @@ mod tests {
         assert!(searches > 1_000, "only {searches} searches");
         assert!(found > 100, "only {found} searches found an opening");
         assert!(capped > 10, "only {capped} searches reached the step limit");
+        assert!(ruled_out > 100, "only {ruled_out} hands ruled out");
         assert!(
             full > 10,
             "only {full} searches listed the most combinations"
