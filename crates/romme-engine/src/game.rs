@@ -26,7 +26,7 @@
 //!   opening; it is "with lay-offs" when the player laid off on another
 //!   seat's meld or exchanged a joker in that turn.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use smallvec::{SmallVec, smallvec};
 
@@ -43,6 +43,7 @@ use crate::error::{ActionError, NewGameError};
 use crate::event::{Event, TableMeld};
 use crate::meld_cache::MeldCache;
 use crate::patience::Patience;
+use crate::play::PutDownPlan;
 
 /// Where the match stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -211,6 +212,56 @@ pub struct Game {
     pub(crate) melds: MeldCache,
     /// Set on a copy that only tries an action (see [`Trial`]).
     pub(crate) trial: Trial,
+    /// The play last drawn and checked by `random_legal_action` (see
+    /// [`PlannedPlay`]).
+    pub(crate) planned: PlannedPlay,
+}
+
+/// The play of new melds or lay-offs that `random_legal_action` last drew
+/// and found legal on this game, with what it changes, so that applying
+/// it next (as a simulation does at once) does not check it a second time.
+/// Not part of the state: a copy starts without one, any two compare
+/// equal, and every action tried or applied on the game takes it out, so
+/// it is used only by the next action, and only when that is the same
+/// play of the same seat (nothing changes a game but its actions).
+#[derive(Default)]
+pub(crate) struct PlannedPlay(Mutex<Option<(usize, Action, PutDownPlan)>>);
+
+impl PlannedPlay {
+    /// Keep `plan`, `seat`'s checked `action`.
+    pub(crate) fn keep(&self, seat: usize, action: &Action, plan: PutDownPlan) {
+        let mut slot = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        *slot = Some((seat, action.clone(), plan));
+    }
+
+    /// Take the kept plan out; it is handed back only if it is `seat`'s
+    /// `action`.
+    fn take(&mut self, seat: usize, action: &Action) -> Option<PutDownPlan> {
+        let kept = self
+            .0
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()?;
+        (kept.0 == seat && kept.1 == *action).then_some(kept.2)
+    }
+}
+
+impl Clone for PlannedPlay {
+    fn clone(&self) -> PlannedPlay {
+        PlannedPlay::default()
+    }
+}
+
+impl PartialEq for PlannedPlay {
+    fn eq(&self, _: &PlannedPlay) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for PlannedPlay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PlannedPlay")
+    }
 }
 
 /// Whether a game is a copy made only to try an action (`accepts`): its
@@ -425,6 +476,7 @@ impl Game {
             solver: SolverCache::default(),
             melds: MeldCache::default(),
             trial: Trial::default(),
+            planned: PlannedPlay::default(),
         };
         let mut events = std::mem::take(&mut game.history);
         game.deal(&mut events)?;
@@ -623,6 +675,13 @@ impl Game {
     /// Whether `apply` would accept the action (checked in place where `act`
     /// checks before it changes anything, otherwise tried on a copy).
     pub fn accepts(&self, seat: usize, action: &Action) -> bool {
+        self.accepts_keeping(seat, action, false)
+    }
+
+    /// [`Game::accepts`]; with `keep`, an accepted play of new melds or
+    /// lay-offs is kept with its plan for the next action (see
+    /// [`PlannedPlay`]).
+    pub(crate) fn accepts_keeping(&self, seat: usize, action: &Action, keep: bool) -> bool {
         if self.precheck(seat, action).is_err() {
             return false;
         }
@@ -633,17 +692,16 @@ impl Game {
                 Action::Draw { from } => self.draw_checks(seat, *from),
                 Action::EndTurn => Some(self.end_turn_checks()),
                 Action::Meld { melds, lay_offs } => {
-                    Some(self.put_down_plan(seat, melds, lay_offs, true).map(|_| ()))
+                    let plan = self.put_down_plan(seat, melds, lay_offs, true);
+                    Some(plan.map(|p| self.keep_plan(keep, seat, action, p)))
                 }
                 Action::LayOff { meld, cards } => {
                     let part = LayOffPart {
                         meld: *meld,
                         cards: cards.clone(),
                     };
-                    Some(
-                        self.put_down_plan(seat, &[], std::slice::from_ref(&part), true)
-                            .map(|_| ()),
-                    )
+                    let plan = self.put_down_plan(seat, &[], std::slice::from_ref(&part), true);
+                    Some(plan.map(|p| self.keep_plan(keep, seat, action, p)))
                 }
                 _ => None,
             };
@@ -654,6 +712,13 @@ impl Game {
         let mut next = self.fork();
         next.trial = Trial(true);
         next.act(seat, action, &mut Vec::new()).is_ok()
+    }
+
+    /// Keep an accepted play's plan, if asked to.
+    fn keep_plan(&self, keep: bool, seat: usize, action: &Action, plan: PutDownPlan) {
+        if keep {
+            self.planned.keep(seat, action, plan);
+        }
     }
 
     /// Whether `act` makes every check of `action` before it changes the
@@ -732,6 +797,7 @@ impl Game {
             solver: self.solver.clone(),
             melds: self.melds.clone(),
             trial: self.trial,
+            planned: PlannedPlay::default(),
         }
     }
 
@@ -741,6 +807,11 @@ impl Game {
         action: &Action,
         ev: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
+        // A play checked just before needs no second check.
+        if let Some(plan) = self.planned.take(seat, action) {
+            self.commit_put_down(seat, plan, ev);
+            return Ok(());
+        }
         if self.patience.is_some() && !matches!(action, Action::Draw { .. } | Action::Place { .. })
         {
             return Err(ActionError::NotInPatience);
@@ -775,6 +846,55 @@ mod tests {
     use romme_core::ruleset::presets;
 
     use super::{Game, SolverCache};
+
+    /// A play `random_legal_action` drew is applied with the plan it kept,
+    /// and makes the game (and events) that checking it again makes, on a
+    /// copy without the plan; the plan serves the next action only: the
+    /// same play applied once more is checked anew, as on a copy. Random
+    /// matches of every preset.
+    #[test]
+    fn a_kept_play_is_applied_as_checking_it_again_would() {
+        use rand::SeedableRng;
+        let (mut plays, mut other_kept) = (0, 0);
+        for name in presets::NAMES {
+            let Some(Ok(rules)) = presets::load(name) else {
+                panic!("preset {name}");
+            };
+            let seats = usize::from(rules.players.min).max(3);
+            for seed in 0..3 {
+                let Ok(mut game) = Game::new(rules.clone(), seats, seed) else {
+                    continue;
+                };
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                for _ in 0..300 {
+                    let Some(seat) = game.turn() else { break };
+                    let Some(action) = game.random_legal_action(seat, &mut rng) else {
+                        break;
+                    };
+                    let mut fresh = game.clone();
+                    // Now and then another play is drawn (and kept) last:
+                    // its plan must not be taken for this action's.
+                    if plays % 2 == 0 {
+                        let other = game.random_legal_action(seat, &mut rng);
+                        other_kept +=
+                            usize::from(other.is_some_and(|o| o.is_play() && o != action));
+                    }
+                    let kept = game.apply(seat, action.clone());
+                    assert_eq!(kept, fresh.apply(seat, action.clone()), "{name}");
+                    assert_eq!(game, fresh, "{name}");
+                    if action.is_play() {
+                        plays += 1;
+                        let mut again = game.clone();
+                        let twice = game.apply(seat, action.clone());
+                        assert_eq!(twice, again.apply(seat, action), "{name}");
+                        assert_eq!(game, again, "{name}");
+                    }
+                }
+            }
+        }
+        assert!(plays > 200, "only {plays} plays");
+        assert!(other_kept > 50, "only {other_kept} other plays kept");
+    }
 
     /// `apply_quietly` makes the same game as `apply` (state, log and
     /// history), and `apply` hands back exactly the events it added to the

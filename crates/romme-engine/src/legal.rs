@@ -254,7 +254,9 @@ impl Game {
                 continue;
             }
             let a = candidates.take(i);
-            if self.accepts(seat, &a) {
+            // A play is kept with its plan, so that applying it next does
+            // not check it again.
+            if self.accepts_keeping(seat, &a, true) {
                 return Some(a);
             }
         }

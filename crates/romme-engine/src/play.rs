@@ -480,7 +480,7 @@ impl Game {
     }
 
     /// Make a play checked by [`Game::put_down_plan`].
-    fn commit_put_down(&mut self, seat: usize, plan: PutDownPlan, ev: &mut Vec<Event>) {
+    pub(crate) fn commit_put_down(&mut self, seat: usize, plan: PutDownPlan, ev: &mut Vec<Event>) {
         let PutDownPlan {
             starts_play,
             hand,
