@@ -1740,6 +1740,15 @@ impl<'r> PartitionSolver<'r> {
         {
             return (best, false, changes, effort);
         }
+        // A sweep the deadline stopped hands over nothing: past the deadline
+        // the branch and bound is not started (it would spend its set-up
+        // and first nodes before it read the clock).
+        if arrange
+            .deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            return (None, true, 0, effort);
+        }
         let (best, stopped, changes, nodes) =
             self.search(counts, &wild_cards, None, Some(arrange), |search| {
                 let stopped = search.arrange.as_ref().is_some_and(|a| a.stopped);

@@ -290,8 +290,20 @@ pub(crate) fn rearrange_tuned(
         stopped: false,
         incumbent,
     };
+    // Past the deadline no further exchange choice is looked at: the best
+    // so far is the answer, not proven. (Setting up a choice's search, its
+    // floor before any clock reading, took milliseconds on ~50-card
+    // tables, BENCHMARKS.md.)
+    let late = || deadline.is_some_and(|d| Instant::now() >= d);
     if !robbing {
         for (c, (hand_now, on_table)) in choices.iter().enumerate() {
+            if late() {
+                optimal = false;
+                if let (0, Some(b)) = (c, &baseline) {
+                    offer(&mut best, b.clone());
+                }
+                break;
+            }
             let (counts, optional, wild_cards) =
                 search_counts(rules, round, &checker, on_table, hand_now);
             let arrange = Arrange {
@@ -334,6 +346,10 @@ pub(crate) fn rearrange_tuned(
         let mut floor_without: Option<u64> = None;
         for &hint_only in phases {
             for (c, (hand_now, on_table)) in choices.iter().enumerate() {
+                if late() {
+                    optimal = false;
+                    break;
+                }
                 let incumbent = incumbent_of(&best);
                 // No turn with these exchanges can beat the best so far.
                 if tuning.exchange_floor && floor_without.is_some_and(|f| f >= incumbent) {

@@ -304,6 +304,35 @@ fn with_exchange(seed: u64, melds: usize, hand_size: usize) -> (Vec<Vec<MeldCard
     (t, hand)
 }
 
+/// A deadline that has passed ends the search before any exchange choice
+/// is searched: the answer is valid, not proven, the same on every run (no
+/// search ran, so no clock decided it), and on some positions worse than
+/// the optimum (the search was cut). Free rearrangement and robbing.
+#[test]
+fn a_passed_deadline_answers_at_once_with_the_best_so_far() {
+    let passed = Limits {
+        nodes: 3_000_000,
+        time: Some(std::time::Duration::ZERO),
+    };
+    for name in ["offen", "raeuber"] {
+        let r = preset(name);
+        let mut worse = 0;
+        for seed in 0..40 {
+            let (t, hand) = with_exchange(seed, 4, 6);
+            let Ok(a) = rearrange(&r, None, &t, &hand, passed) else {
+                continue;
+            };
+            assert_valid(&r, &t, &hand, &a);
+            assert!(!a.optimal, "{name} {seed}");
+            assert_eq!(rearrange(&r, None, &t, &hand, passed).ok(), Some(a.clone()));
+            let best = rearrange(&r, None, &t, &hand, Limits::default()).expect("ok");
+            assert!(best.hand.len() <= a.hand.len(), "{name} {seed}");
+            worse += usize::from(best.hand.len() < a.hand.len());
+        }
+        assert!(worse > 5, "{name}: only {worse} answers cut short");
+    }
+}
+
 /// [`reference`] with joker exchanges: the best over every choice of
 /// exchanges (a hand natural takes the place of a table joker standing for
 /// it; the joker goes to the hand).
