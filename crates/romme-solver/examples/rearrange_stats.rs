@@ -24,17 +24,23 @@ use romme_solver::{Limits, PartitionSolver, rearrange_with};
 mod positions;
 use positions::position;
 
+/// `text` as a number (`None` when absent), or a message naming `what`.
+fn number<T: std::str::FromStr>(what: &str, text: Option<String>) -> Option<T> {
+    let text = text?;
+    match text.parse() {
+        Ok(n) => Some(n),
+        Err(_) => {
+            eprintln!("{what}: not a number: {text:?}");
+            std::process::exit(2);
+        }
+    }
+}
+
 fn main() {
-    let n: u64 = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(1000);
+    let n: u64 = number("POSITIONS", std::env::args().nth(1)).unwrap_or(1000);
     let name = std::env::var("RULES").unwrap_or_else(|_| "offen".into());
     let limits = Limits {
-        time: std::env::var("MILLIS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .map(std::time::Duration::from_millis),
+        time: number("MILLIS", std::env::var("MILLIS").ok()).map(std::time::Duration::from_millis),
         ..Limits::default()
     };
     let Some(Ok(rules)) = presets::load(&name) else {
@@ -53,8 +59,8 @@ fn main() {
         "table cards", "mean", "median", "p99", "max", "optimal", "placed"
     );
     // An optional second argument picks one row; SEED=N one position of it.
-    let only: Option<usize> = std::env::args().nth(2).and_then(|a| a.parse().ok());
-    let only_seed: Option<u64> = std::env::var("SEED").ok().and_then(|v| v.parse().ok());
+    let only: Option<usize> = number("TABLE_CARDS", std::env::args().nth(2));
+    let only_seed: Option<u64> = number("SEED", std::env::var("SEED").ok());
     let listed: Option<Vec<u64>> = match std::env::var_os("SEEDS") {
         None => None,
         Some(file) => match std::fs::read_to_string(&file) {
