@@ -221,6 +221,17 @@ mod tests {
             .expect("valid")
     }
 
+    /// The valid ones of `melds` (in notation), declared under `r` (Five
+    /// Crowns in its round of 11).
+    fn declared(r: &Ruleset, melds: &[&str]) -> Vec<Declaration> {
+        let round = r.melds.wilds.round_wild.then_some(11);
+        let checker = MeldChecker::new(r, round).expect("checker");
+        melds
+            .iter()
+            .filter_map(|m| checker.best(&parse_cards(m).expect(m)).ok().flatten())
+            .collect()
+    }
+
     fn attempt(melds: &[Declaration]) -> OpeningAttempt<'_> {
         OpeningAttempt {
             melds,
@@ -256,12 +267,7 @@ mod tests {
             zero.opening.joker_value = JokerOpeningValue::Zero;
             variants.push(zero);
             for r in &variants {
-                let round = r.melds.wilds.round_wild.then_some(11);
-                let checker = MeldChecker::new(r, round).expect("checker");
-                let ds: Vec<Declaration> = melds
-                    .iter()
-                    .filter_map(|m| checker.best(&parse_cards(m).expect(m)).ok().flatten())
-                    .collect();
+                let ds = declared(r, &melds);
                 assert!(ds.len() >= 3, "{name}: most of the melds are valid");
                 for mask in 0..1u32 << ds.len() {
                     let chosen: Vec<Declaration> = (0..ds.len())
@@ -315,12 +321,7 @@ mod tests {
             waived.hand_romme.threshold_waived = true;
             variants.push(waived);
             for r in &variants {
-                let round = r.melds.wilds.round_wild.then_some(11);
-                let checker = MeldChecker::new(r, round).expect("checker");
-                let ds: Vec<Declaration> = melds
-                    .iter()
-                    .filter_map(|m| checker.best(&parse_cards(m).expect(m)).ok().flatten())
-                    .collect();
+                let ds = declared(r, &melds);
                 let tally = |mask: u32| {
                     (0..ds.len())
                         .filter(|i| mask >> i & 1 == 1)
