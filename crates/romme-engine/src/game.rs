@@ -221,9 +221,10 @@ pub struct Game {
 /// and found legal on this game, with what it changes, so that applying
 /// it next (as a simulation does at once) does not check it a second time.
 /// Not part of the state: a copy starts without one, any two compare
-/// equal, and every action tried or applied on the game takes it out, so
-/// it is used only by the next action, and only when that is the same
-/// play of the same seat (nothing changes a game but its actions).
+/// equal, and every action applied to the game takes it out, so it serves
+/// only the next action applied, and only when that is the same play of
+/// the same seat (nothing changes a game but its actions; `accepts` and
+/// the listings only read it).
 #[derive(Default)]
 pub(crate) struct PlannedPlay(Mutex<Option<(usize, Action, PutDownPlan)>>);
 
