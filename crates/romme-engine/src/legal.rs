@@ -145,7 +145,6 @@ impl Game {
             chosen: Vec::new(),
             left: held,
             blocked: short.initial(&held),
-            saved: Vec::new(),
             left_len: hand.len(),
             out: Vec::new(),
             steps: 0,
@@ -1341,8 +1340,6 @@ struct SearchState {
     /// The melds that need more of some kind than is left, a bit per meld
     /// (see [`Shortages`]): the search passes over them without looking.
     blocked: Bits,
-    /// `blocked` as it was before each chosen meld, one after the other.
-    saved: Vec<u64>,
     left_len: usize,
     /// (points, cards, melds) of the combinations found.
     out: Vec<(u32, usize, MeldRefs)>,
@@ -1390,7 +1387,8 @@ impl OpeningSearch<'_> {
     /// qualifies, search on from the meld after it, and put it back.
     fn take(&self, i: usize, tally: opening::Tally, st: &mut SearchState) {
         let cards = &self.slots[i];
-        st.saved.extend_from_slice(&st.blocked);
+        // `blocked` as it was, put back after the melds that follow.
+        let saved = st.blocked.clone();
         for &c in cards {
             let slot = usize::from(c);
             st.left[slot] -= 1;
@@ -1407,9 +1405,7 @@ impl OpeningSearch<'_> {
         for &c in cards {
             st.left[usize::from(c)] += 1;
         }
-        let at = st.saved.len() - st.blocked.len();
-        st.blocked.copy_from_slice(&st.saved[at..]);
-        st.saved.truncate(at);
+        st.blocked = saved;
     }
 
     /// Record the chosen melds if they qualify; with [`MAX_OPENINGS`]
