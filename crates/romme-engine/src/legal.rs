@@ -1388,7 +1388,7 @@ impl OpeningSearch<'_> {
     fn take(&self, i: usize, tally: opening::Tally, st: &mut SearchState) {
         let cards = &self.slots[i];
         // `blocked` as it was, put back after the melds that follow.
-        let saved = st.blocked.clone();
+        let saved = Bits::from_slice(&st.blocked);
         for &c in cards {
             let slot = usize::from(c);
             st.left[slot] -= 1;
@@ -1405,7 +1405,7 @@ impl OpeningSearch<'_> {
         for &c in cards {
             st.left[usize::from(c)] += 1;
         }
-        st.blocked = saved;
+        st.blocked.copy_from_slice(&saved);
     }
 
     /// Record the chosen melds if they qualify; with [`MAX_OPENINGS`]
@@ -1531,6 +1531,11 @@ impl Shortages {
             return;
         }
         let at = self.row(slot, usize::from(left));
+        // (Most searches have at most 64 melds: one word.)
+        if let ([b], Some(r)) = (&mut blocked[..], self.rows.get(at)) {
+            *b |= r;
+            return;
+        }
         for (b, r) in blocked.iter_mut().zip(&self.rows[at..at + self.words]) {
             *b |= r;
         }
