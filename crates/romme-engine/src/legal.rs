@@ -227,6 +227,18 @@ impl Game {
         // refuses it, so every legal action keeps exactly one slot.
         //
         // Melds are made into actions only when drawn (see [`Listing`]).
+        //
+        // A seat that can only draw draws as from the listing, without one
+        // (its vector was an allocation per draw).
+        if let Some(mut draws) = self.only_draws(seat) {
+            while !draws.is_empty() {
+                let a = draws.swap_remove(rng.random_range(0..draws.len()));
+                if self.accepts(seat, &a) {
+                    return Some(a);
+                }
+            }
+            return None;
+        }
         let (mut candidates, mut deferred) = self.candidates_with(seat, Searches::Deferred);
         candidates.unique_ready();
         loop {
@@ -289,19 +301,7 @@ impl Game {
         let mut deferred = Deferred::default();
         let candidates = match self.phase {
             Phase::Draw => {
-                let mut c: SmallVec<[Action; 2]> = smallvec::smallvec![
-                    Action::Draw {
-                        from: DrawSource::Stock,
-                    },
-                    Action::Draw {
-                        from: DrawSource::Discard,
-                    },
-                ];
-                if self.pile_sizes.len() > 1 {
-                    c.extend((0..self.pile_sizes.len()).map(|p| Action::Draw {
-                        from: DrawSource::Pile(p),
-                    }));
-                }
+                let c = self.draws();
                 if self.rules.turn.discard_pile {
                     Listing::of(c)
                 } else {
@@ -321,6 +321,36 @@ impl Game {
             Phase::MatchOver => Listing::default(),
         };
         (candidates, deferred)
+    }
+
+    /// The draws from every source (the stock, the discard pile, each of
+    /// the stock's piles where it is split).
+    fn draws(&self) -> SmallVec<[Action; 4]> {
+        let mut c: SmallVec<[Action; 4]> = smallvec::smallvec![
+            Action::Draw {
+                from: DrawSource::Stock,
+            },
+            Action::Draw {
+                from: DrawSource::Discard,
+            },
+        ];
+        if self.pile_sizes.len() > 1 {
+            c.extend((0..self.pile_sizes.len()).map(|p| Action::Draw {
+                from: DrawSource::Pile(p),
+            }));
+        }
+        c
+    }
+
+    /// The seat's candidates when it can do nothing but draw (on turn, in
+    /// the draw phase, with a discard pile): the draws, as
+    /// [`Game::candidates_with`] lists them.
+    fn only_draws(&self, seat: usize) -> Option<SmallVec<[Action; 4]>> {
+        let only = self.phase == Phase::Draw
+            && seat == self.turn
+            && self.players.contains(&seat)
+            && self.rules.turn.discard_pile;
+        only.then(|| self.draws())
     }
 
     /// With a short hand: the solver's way of going out (new melds and

@@ -402,6 +402,7 @@ fn random_legal_action_is_uniform_over_the_legal_list() {
     let mut checked = 0;
     let mut with_go_out = 0;
     let mut with_rearrange = 0;
+    let mut with_draw = 0;
     'games: for seed in 0..400u64 {
         let name = ["klassisch", "offen", "club"][(seed % 3) as usize];
         let rules = presets::load(name).expect("preset").expect("loads");
@@ -415,7 +416,10 @@ fn random_legal_action_is_uniform_over_the_legal_list() {
             let short = game.hand(seat).is_some_and(|h| h.len() <= 5);
             // Now and then a longer hand in `offen`, for the rearrangement.
             let offen = name == "offen" && with_rearrange < 3 && step % 7 == 0;
-            if game.phase() == Phase::Play && (short || offen) {
+            // And a few draws (a seat that can only draw draws without a
+            // listing).
+            let draw = game.phase() == Phase::Draw && with_draw < 3;
+            if (game.phase() == Phase::Play && (short || offen)) || draw {
                 let legal = game.legal_actions(seat);
                 let go_out = legal.iter().any(|a| {
                     matches!(a, Action::Meld { melds, lay_offs } if melds.len() + lay_offs.len() > 1)
@@ -440,7 +444,8 @@ fn random_legal_action_is_uniform_over_the_legal_list() {
                 checked += 1;
                 with_go_out += usize::from(go_out);
                 with_rearrange += usize::from(rearrange);
-                if checked >= 12 && with_go_out >= 3 && with_rearrange >= 3 {
+                with_draw += usize::from(draw && legal.len() > 1);
+                if checked >= 12 && with_go_out >= 3 && with_rearrange >= 3 && with_draw >= 3 {
                     break 'games;
                 }
             }
@@ -461,4 +466,5 @@ fn random_legal_action_is_uniform_over_the_legal_list() {
         with_rearrange >= 3,
         "only {with_rearrange} positions with a rearrangement"
     );
+    assert!(with_draw >= 3, "only {with_draw} positions with two draws");
 }
