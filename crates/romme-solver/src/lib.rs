@@ -10,6 +10,7 @@
 //! * [`mod@rearrange`]: rebuilding the table to place the most hand cards,
 //!   freely (`001`) or by Räuber robbing (`002`, `003`, module `rob`).
 
+mod deadline;
 pub mod layoff;
 pub mod multiset;
 pub mod partition;

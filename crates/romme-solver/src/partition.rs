@@ -1118,8 +1118,7 @@ impl Search<'_> {
         self.nodes += 1;
         let unit = u64::from(self.arrange.as_ref().map_or(0, |a| a.unit));
         if let Some(a) = &mut self.arrange {
-            let out_of_time = self.nodes % 1024 == 0
-                && a.deadline.is_some_and(|d| std::time::Instant::now() >= d);
+            let out_of_time = self.nodes % 1024 == 0 && crate::deadline::passed(a.deadline);
             if self.nodes > a.node_limit || out_of_time {
                 a.stopped = true;
             }
@@ -1743,10 +1742,7 @@ impl<'r> PartitionSolver<'r> {
         // A sweep the deadline stopped hands over nothing: past the deadline
         // the branch and bound is not started (it would spend its set-up
         // and first nodes before it read the clock).
-        if arrange
-            .deadline
-            .is_some_and(|d| std::time::Instant::now() >= d)
-        {
+        if crate::deadline::passed(arrange.deadline) {
             return (None, true, 0, effort);
         }
         let (best, stopped, changes, nodes) =

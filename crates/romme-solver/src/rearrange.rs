@@ -294,7 +294,7 @@ pub(crate) fn rearrange_tuned(
     // so far is the answer, not proven. (Setting up a choice's search, its
     // floor before any clock reading, took milliseconds on ~50-card
     // tables, BENCHMARKS.md.)
-    let late = || deadline.is_some_and(|d| Instant::now() >= d);
+    let late = || crate::deadline::passed(deadline);
     if !robbing {
         for (c, (hand_now, on_table)) in choices.iter().enumerate() {
             if late() {

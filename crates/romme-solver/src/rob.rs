@@ -70,6 +70,7 @@ use romme_core::ruleset::{Ruleset, SetSuits, WildShare};
 
 use smallvec::SmallVec;
 
+use crate::deadline::{self, Clock};
 use crate::partition::{Arrange, CHANGE_SCALE, FACES, PartitionSolver, SweepCaches};
 use crate::rearrange::RearrangeError;
 
@@ -382,8 +383,8 @@ struct Search<'p, 'a> {
     /// The cost to beat and the work of the last sweep that did not
     /// finish: asked the same again, it would stop the same way.
     unfinished: Option<(u64, u64)>,
-    /// The node count at which the clock is next read.
-    next_clock: u64,
+    /// The deadline, read every [`CLOCK_EVERY`] nodes.
+    clock: Clock,
     /// A buffer for the melds `candidates` generates (kept between calls:
     /// its entries are large, and growing it anew each time was a tenth
     /// of a middling position).
@@ -514,7 +515,7 @@ impl<'p, 'a> Search<'p, 'a> {
             residual_memo: Default::default(),
             residual_caches: Some(Box::default()),
             raw_buf: Vec::new(),
-            next_clock: 0,
+            clock: Clock::new(p.deadline, CLOCK_EVERY),
             width: usize::MAX,
             pass_end: u64::MAX,
             pass_over: false,
@@ -698,27 +699,10 @@ impl<'p, 'a> Search<'p, 'a> {
             self.pass_over = true;
             return true;
         }
-        if self.nodes > self.p.node_limit || self.past_deadline() {
+        if self.nodes > self.p.node_limit || self.clock.passed(self.nodes) {
             self.stopped = true;
         }
         self.stopped
-    }
-
-    /// Whether the deadline has passed, looked at every [`CLOCK_EVERY`]
-    /// nodes. (Not where the count is a multiple of it: each candidate meld
-    /// listed and each step of the bound of what is left count too, so the
-    /// count passes between two nodes over many numbers, and it passed
-    /// over the multiples for seconds: a ~50-card position given 20 ms ran
-    /// for 2.2 s.)
-    fn past_deadline(&mut self) -> bool {
-        let Some(deadline) = self.p.deadline else {
-            return false;
-        };
-        if self.nodes < self.next_clock {
-            return false;
-        }
-        self.next_clock = self.nodes + CLOCK_EVERY;
-        Instant::now() >= deadline
     }
 
     /// Before the branch and bound ([`Tuning::sweep_first`]), or when the
@@ -730,7 +714,7 @@ impl<'p, 'a> Search<'p, 'a> {
     /// if it beats the best so far.
     fn hand_over(&mut self) {
         if self.p.node_limit.saturating_sub(self.nodes) < SWEEP_LEAST
-            || self.p.deadline.is_some_and(|d| Instant::now() >= d)
+            || deadline::passed(self.p.deadline)
             || self.unfinished == Some((self.best_cost, self.sweep_budget))
         {
             return;
@@ -1693,7 +1677,7 @@ mod tests {
             assert!(s.out_of_budget(), "the first node");
         });
         with_search(&[], &[], "5h 6h 7h", None, passed, |s| {
-            s.next_clock = super::CLOCK_EVERY;
+            s.clock.set_next(super::CLOCK_EVERY);
             // Nodes before the next reading go on ...
             assert!(!s.out_of_budget());
             // ... and after a jump past a multiple of the interval, the

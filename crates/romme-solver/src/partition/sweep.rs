@@ -59,6 +59,7 @@ use smallvec::SmallVec;
 use romme_core::ruleset::WildShare;
 
 use super::{Best, FACES, Shape, Tables};
+use crate::deadline::Clock;
 
 /// The most copies of a face for which [`Tables`] keeps the set vectors
 /// (two decks have two; more decks have them worked out per sweep).
@@ -603,7 +604,8 @@ pub(super) struct Sweep<'t> {
     /// States evaluated.
     pub(super) nodes: u64,
     node_limit: u64,
-    deadline: Option<std::time::Instant>,
+    /// The deadline, read every [`CLOCK_EVERY`] states.
+    clock: Clock,
     /// A limit stopped the sweep (or a state did not fit the encoding).
     pub(super) stopped: bool,
     /// This sweep is the relaxation that gives bounds: changed melds cost
@@ -788,7 +790,7 @@ impl<'t> Sweep<'t> {
             cut: INF,
             nodes: 0,
             node_limit,
-            deadline,
+            clock: Clock::new(deadline, CLOCK_EVERY),
             stopped: false,
             relaxation: false,
             tokens_replaceable: false,
@@ -935,7 +937,7 @@ impl<'t> Sweep<'t> {
                 self.scale,
                 usize::from(self.tokens),
                 &[],
-                (self.node_limit, self.deadline),
+                (self.node_limit, self.clock.deadline()),
             )
             .map(|mut relaxed| {
                 relaxed.relax();
@@ -1309,10 +1311,7 @@ impl<'t> Sweep<'t> {
             }
         }
         self.nodes += 1;
-        let late = self.nodes % CLOCK_EVERY == 0
-            && self
-                .deadline
-                .is_some_and(|d| std::time::Instant::now() >= d);
+        let late = self.clock.passed(self.nodes);
         // The relaxation's states count toward the limit too.
         if self.nodes + self.bound_nodes() > self.node_limit || late {
             self.stopped = true;

@@ -73,8 +73,6 @@
 //! stopped the search is followed along its kept path instead; limits are
 //! counted in states, so that answer is the same on every run too).
 
-use std::time::Instant;
-
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
@@ -85,6 +83,7 @@ use romme_core::penalty::card_points;
 use romme_core::ruleset::{Limit, SetSuits, WildShare};
 
 use super::{RobProblem, Robbed};
+use crate::deadline::Clock;
 use crate::partition::{CHANGE_SCALE, FACES, Relaxation};
 use crate::rearrange::RearrangeError;
 
@@ -92,6 +91,8 @@ use crate::rearrange::RearrangeError;
 const INF: u64 = u64::MAX / 4;
 /// Marks a memo entry that is only a lower bound.
 const BOUND: u64 = 1 << 63;
+/// States between two readings of the clock, where a deadline is set.
+const CLOCK_EVERY: u64 = 256;
 /// Original runs the state tracks at one position (8 bits each in a `u64`).
 const SLOTS: usize = 8;
 /// Most suits (each takes 6 bits of a `u32` pool).
@@ -649,6 +650,8 @@ struct RobSweep<'p, 'a> {
     nodes: u64,
     node_limit: u64,
     states: u64,
+    /// The deadline, read every [`CLOCK_EVERY`] states.
+    clock: Clock,
     stopped: bool,
     /// Lower bounds from free rearrangement's relaxation, if it applies.
     relaxation: Option<Relaxation<'a>>,
@@ -1095,6 +1098,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             nodes: 0,
             node_limit,
             states: 0,
+            clock: Clock::new(p.deadline, CLOCK_EVERY),
             stopped: false,
             relaxation,
             tokens,
@@ -1303,7 +1307,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         if !self.walking
             && (self.nodes > self.node_limit
                 || self.overflow.get()
-                || (self.states % 256 == 0 && self.p.deadline.is_some_and(|d| Instant::now() >= d)))
+                || self.clock.passed(self.states))
         {
             self.stopped = true;
             self.succ_bufs[k] = successors;
