@@ -75,29 +75,26 @@ impl Game {
         hand: &[CardKind],
         must: &[CardKind],
     ) -> Vec<MeldRefs> {
-        if !self.melds_may_open(groups, hand.len()) {
+        let table_value = self.opening_table_value();
+        if !self.melds_may_open(groups, hand.len(), table_value) {
             return Vec::new();
         }
-        self.opening_combos_by(groups, hand, must, |search, roots, state| {
+        self.opening_combos_by(groups, hand, must, table_value, |search, roots, state| {
             search.go(0, roots, opening::Tally::default(), state);
         })
     }
 
     /// [`Game::opening_combos`] with the search run by `run` (from the
-    /// first meld to the last root).
+    /// first meld to the last root), the table counting `table_value`
+    /// ([`Game::opening_table_value`]).
     fn opening_combos_by(
         &self,
         groups: &[Arc<[Declaration]>],
         hand: &[CardKind],
         must: &[CardKind],
+        table_value: u32,
         run: impl FnOnce(&OpeningSearch<'_>, usize, &mut SearchState),
     ) -> Vec<MeldRefs> {
-        let table_value = if self.rules.opening.table_counts {
-            // Only worked out where it counts (it costs).
-            self.table_value()
-        } else {
-            0
-        };
         let keep = self.opening_keep();
         let mut decls: Vec<Decl<'_>> = meld_refs(groups)
             .map(|(at, d)| {
@@ -161,12 +158,28 @@ impl Game {
         usize::from(self.rules.going_out.final_discard == FinalDiscard::Required)
     }
 
+    /// What the table's melds count toward an opening: their value with
+    /// `table_counts`, else nothing (and then not worked out: it costs).
+    fn opening_table_value(&self) -> u32 {
+        if self.rules.opening.table_counts {
+            self.table_value()
+        } else {
+            0
+        }
+    }
+
     /// Whether some combination of the single melds in `groups` might open
-    /// (see [`opening::points_may_open`]): all of them together reach the
-    /// threshold, or together they hold enough cards to put out a hand of
-    /// `hand_len` where a Hand-Rommé is waived. False rules out every
-    /// combination, so the search is not set up.
-    fn melds_may_open(&self, groups: &[Arc<[Declaration]>], hand_len: usize) -> bool {
+    /// (see [`opening::points_may_open`]) with the table counting
+    /// `table_value`: all of them together reach the threshold, or together
+    /// they hold enough cards to put out a hand of `hand_len` where a
+    /// Hand-Rommé is waived. False rules out every combination, so the
+    /// search is not set up.
+    fn melds_may_open(
+        &self,
+        groups: &[Arc<[Declaration]>],
+        hand_len: usize,
+        table_value: u32,
+    ) -> bool {
         let mut all = opening::Tally::default();
         let mut cards = 0;
         for (_, d) in meld_refs(groups) {
@@ -179,11 +192,7 @@ impl Game {
         let attempt = OpeningAttempt {
             melds: &[],
             lay_off_value: 0,
-            table_value: if self.rules.opening.table_counts {
-                self.table_value()
-            } else {
-                0
-            },
+            table_value,
             joker_exchanged: self.ts.exchanged,
             // The melds overlap, so this overcounts the cards they could
             // put out together: a necessary condition only.
@@ -1685,21 +1694,24 @@ mod tests {
                 }
                 let must: Vec<CardKind> = hand.iter().copied().take(trial % 3).collect();
                 let groups = single_melds(&checker, &rules, &hand, None);
+                let table_value = game.opening_table_value();
                 let limit = OPENING_STEPS + 1;
                 let mut steps = [0usize; 2];
-                let fast = game.opening_combos_by(&groups, &hand, &must, |s, roots, st| {
-                    s.go(0, roots, opening::Tally::default(), st);
-                    steps[0] = st.steps.min(limit);
-                });
-                let plain = game.opening_combos_by(&groups, &hand, &must, |s, roots, st| {
-                    s.go_plain(0, roots, opening::Tally::default(), st);
-                    steps[1] = st.steps.min(limit);
-                });
+                let fast =
+                    game.opening_combos_by(&groups, &hand, &must, table_value, |s, roots, st| {
+                        s.go(0, roots, opening::Tally::default(), st);
+                        steps[0] = st.steps.min(limit);
+                    });
+                let plain =
+                    game.opening_combos_by(&groups, &hand, &must, table_value, |s, roots, st| {
+                        s.go_plain(0, roots, opening::Tally::default(), st);
+                        steps[1] = st.steps.min(limit);
+                    });
                 assert_eq!(fast, plain, "{name}: {hand:?}, must {must:?}");
                 assert_eq!(steps[0], steps[1], "{name}: {hand:?}, must {must:?}");
                 // The bound that spares the search rules out only hands
                 // without a combination.
-                if !game.melds_may_open(&groups, hand.len()) {
+                if !game.melds_may_open(&groups, hand.len(), table_value) {
                     assert!(plain.is_empty(), "{name}: {hand:?} ruled out");
                     ruled_out += 1;
                 }
