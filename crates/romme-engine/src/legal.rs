@@ -294,6 +294,9 @@ impl Game {
     /// The candidates (duplicates not yet filtered), with the searches'
     /// finds listed or deferred, and which searches were left out.
     fn candidates_with(&self, seat: usize, searches: Searches) -> (Listing, Deferred) {
+        if let Some(draws) = self.only_draws(seat) {
+            return (Listing::of(draws), Deferred::default());
+        }
         if self.phase == Phase::MatchOver || !self.players.contains(&seat) {
             return (Listing::default(), Deferred::default());
         }
@@ -310,16 +313,12 @@ impl Game {
         let mut deferred = Deferred::default();
         let candidates = match self.phase {
             Phase::Draw => {
-                let c = self.draws();
-                if self.rules.turn.discard_pile {
-                    Listing::of(c)
-                } else {
-                    // Who can play need not draw (`001`).
-                    let (mut plays, d) = self.play_candidates_with(seat, searches, Plays::All);
-                    plays.prepend(c);
-                    deferred = d;
-                    plays
-                }
+                // Without a discard pile (else only draws, above), who can
+                // play need not draw (`001`).
+                let (mut plays, d) = self.play_candidates_with(seat, searches, Plays::All);
+                plays.prepend(self.draws());
+                deferred = d;
+                plays
             }
             Phase::Play => {
                 let (mut c, d) = self.play_candidates_with(seat, searches, Plays::All);
@@ -352,8 +351,9 @@ impl Game {
     }
 
     /// The seat's candidates when it can do nothing but draw (on turn, in
-    /// the draw phase, with a discard pile): the draws, as
-    /// [`Game::candidates_with`] lists them.
+    /// the draw phase, with a discard pile): the draws. (What
+    /// [`Game::candidates_with`] lists then, and what the random draw takes
+    /// without a listing.)
     fn only_draws(&self, seat: usize) -> Option<SmallVec<[Action; 4]>> {
         let only = self.phase == Phase::Draw
             && seat == self.turn
