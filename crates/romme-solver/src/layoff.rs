@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use romme_core::card::{CardKind, Face, Rank};
 use romme_core::meld::{Declaration, MeldChecker, MeldKind};
 use romme_core::notation::MeldCard;
-use romme_core::ruleset::{JokerExchange, Ruleset, SetSuits};
+use romme_core::ruleset::{JokerExchange, Ruleset, SetSuits, WildShare};
 use serde::Serialize;
 use smallvec::SmallVec;
 
@@ -357,6 +357,56 @@ pub(crate) fn laid_off_among(
     {
         return None;
     }
+    Some(laid_off_without_exchanges(checker, checked, hand, among))
+}
+
+/// What the hand could hold after any of its joker exchanges, for a
+/// check that rules out a way out where [`laid_off_among`] gives up: the
+/// hand with every wild card an exchange could free added, and the faces
+/// of the hand's cards an exchange could put on the table. Every pool a
+/// way out melds from (the hand less the cards laid off and exchanged,
+/// plus the wild cards freed) is part of that hand; an exchanged card is
+/// put down; and a lay-off after an exchange on a meld is one on the meld
+/// as it lay, since the exchange keeps its faces (where the ruleset puts
+/// no limit on wild cards in a meld, so that faces alone decide). `None`
+/// where wild cards are limited, or where the hand would hold more cards
+/// than a meld's lay-offs are formed from ([`MAX_CANDIDATES`]: the
+/// lay-offs would not be those the way out tries).
+pub(crate) fn exchange_relaxation(
+    checker: &MeldChecker,
+    checked: &[Declaration],
+    hand: &[CardKind],
+) -> Option<(Vec<CardKind>, Vec<Face>)> {
+    let wilds = &checker.rules().melds.wilds;
+    let unlimited = wilds.share == WildShare::Any
+        && wilds.max_per_meld.get().is_none()
+        && wilds.adjacent
+        && wilds.at_run_ends
+        && wilds.all_wild;
+    if !unlimited {
+        return None;
+    }
+    let mut relaxed = hand.to_vec();
+    let mut exchanged: Vec<Face> = Vec::new();
+    for base in checked {
+        for (k, _, real, _) in exchanges(checker, base, hand) {
+            relaxed.push(base.ordered[k].card);
+            if let Some(f) = real.face() {
+                exchanged.push(f);
+            }
+        }
+    }
+    (relaxed.len() <= MAX_CANDIDATES).then_some((relaxed, exchanged))
+}
+
+/// [`laid_off_among`] without looking at exchanges: the cards of `among`
+/// some lay-off of `hand` puts down on the melds as they lie.
+pub(crate) fn laid_off_without_exchanges(
+    checker: &MeldChecker,
+    checked: &[Declaration],
+    hand: &[CardKind],
+    among: &[CardKind],
+) -> Vec<CardKind> {
     let mut found: Vec<CardKind> = Vec::new();
     let mut cards: Vec<MeldCard> = Vec::new();
     for base in checked {
@@ -393,7 +443,7 @@ pub(crate) fn laid_off_among(
             }
         }
     }
-    Some(found)
+    found
 }
 
 /// The cards of `pool` that could be part of `meld` at all ([`fits_kind`]),

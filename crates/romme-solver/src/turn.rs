@@ -26,7 +26,10 @@ use romme_core::ruleset::{
 };
 use serde::Serialize;
 
-use crate::layoff::{LayOff, MeldLayOffs, laid_off_among, laid_value_bound};
+use crate::layoff::{
+    LayOff, MeldLayOffs, exchange_relaxation, laid_off_among, laid_off_without_exchanges,
+    laid_value_bound,
+};
 use crate::multiset::remove;
 use crate::partition::{Goal, PartitionSolver, SolveError};
 
@@ -337,10 +340,12 @@ fn go_out_search(
     // must go into a new meld or a lay-off. A card in no lay-off that fits
     // no meld with the rest of the hand (in a hand too short for a meld of
     // its own: every card) stays whatever is chosen: with more of those
-    // than discards, no combination helps. Not decided here when an
-    // exchange could free a wild card to meld with or a rest is allowed;
-    // for longer hands only with the table checked beforehand and a solver
-    // at hand (then the check costs little against the combinations).
+    // than discards, no combination helps. Where an exchange could free a
+    // wild card, the same is asked of the hand with every wild card it
+    // could free ([`exchange_relaxation`]; an exchanged card is put down);
+    // not decided here where a rest is allowed; for longer hands only with
+    // the table checked beforehand and a solver at hand (then the check
+    // costs little against the combinations).
     let short = hand.len() < usize::from(rules.melds.min_len);
     let long_check = given.zip(checked).filter(|_| !short);
     if precheck && rest_limit == 0 && (short || long_check.is_some()) {
@@ -370,10 +375,20 @@ fn go_out_search(
                     laid_off_among(&checker, &checked, hand, &uncovered)
                 }
             };
-            if let Some(laid) = laid {
-                uncovered.retain(|c| !laid.contains(c));
-                if uncovered.len() > discards {
-                    return Ok(None);
+            match laid {
+                Some(laid) => {
+                    uncovered.retain(|c| !laid.contains(c));
+                    if uncovered.len() > discards {
+                        return Ok(None);
+                    }
+                }
+                None => {
+                    if let (Some(solver), Some(checked)) = (given, checked) {
+                        if exchanges_leave_too_many(rules, round, solver, checked, hand, discards)?
+                        {
+                            return Ok(None);
+                        }
+                    }
                 }
             }
         }
@@ -451,6 +466,42 @@ fn go_out_search(
         }
     }
     Ok(best.map(|(g, _)| g))
+}
+
+/// Whether more than `discards` cards of `hand` with points stay in the
+/// hand whatever joker exchanges are made: cards no exchange puts down
+/// that fit no meld and no lay-off even with every wild card an exchange
+/// could free (see [`exchange_relaxation`]). False where that cannot be
+/// told (wild cards limited, too many cards).
+fn exchanges_leave_too_many(
+    rules: &Ruleset,
+    round: Option<u8>,
+    solver: &PartitionSolver,
+    checked: &[Declaration],
+    hand: &[CardKind],
+    discards: usize,
+) -> Result<bool, SolveError> {
+    let checker = solver.checker();
+    let Some((relaxed, exchanged)) = exchange_relaxation(checker, checked, hand) else {
+        return Ok(false);
+    };
+    // (A hand and table that hold more copies of a card together than the
+    // deck has cannot be told about here; the search decides.)
+    let Ok(dead) = solver.certain_deadwood(&relaxed) else {
+        return Ok(false);
+    };
+    let mut stay: Vec<CardKind> = dead
+        .into_iter()
+        .filter(|f| !exchanged.contains(f))
+        .map(CardKind::Natural)
+        .filter(|&c| card_points(rules, c, round) > 0)
+        .collect();
+    if stay.len() <= discards {
+        return Ok(false);
+    }
+    let laid = laid_off_without_exchanges(checker, checked, &relaxed, &stay);
+    stay.retain(|c| !laid.contains(c));
+    Ok(stay.len() > discards)
 }
 
 /// Hand-Rommé: can the player, who has not melded yet, put every card down
@@ -594,6 +645,79 @@ mod tests {
         }
         // Both kinds of answer occur.
         assert!(out > 10 && not > 10, "{out} out, {not} not");
+    }
+
+    /// The check that settles hands an exchange could help (a hand that
+    /// holds a card a table joker stands for) settles only hands with no
+    /// way out, and settles some: random tables of every preset without
+    /// limits on wild cards, hands of two to five cards, most of them with
+    /// a card some table joker stands for; each settled hand's way out is
+    /// searched without any pre-check.
+    #[test]
+    fn the_exchange_check_settles_only_hands_without_a_way_out() {
+        let (mut settled, mut exchangeable) = (0, 0);
+        for name in presets::NAMES {
+            let Some(Ok(rules)) = presets::load(name) else {
+                panic!("{name} loads");
+            };
+            let w = &rules.melds.wilds;
+            let unlimited = w.share == romme_core::ruleset::WildShare::Any
+                && w.max_per_meld.get().is_none()
+                && w.adjacent
+                && w.at_run_ends
+                && w.all_wild;
+            if !unlimited || rules.going_out.rest_allowed > 0 || rules.concealed.enabled {
+                continue;
+            }
+            let solver = PartitionSolver::new(&rules, None).expect("solver");
+            let checker = MeldChecker::new(&rules, None).expect("checker");
+            let discards = usize::from(rules.going_out.final_discard != FinalDiscard::Never);
+            for seed in 0..150 {
+                let (table, rest) = dealt(&rules, 5000 + seed, 60);
+                let checked: Vec<Declaration> = table
+                    .iter()
+                    .map(|m| checker.check(m).expect("a valid table"))
+                    .collect();
+                let mut hand: Vec<CardKind> = rest[..2 + seed as usize % 4].to_vec();
+                // A card a table joker stands for, where the rest of the
+                // deck still has one.
+                let stands: Vec<CardKind> = checked
+                    .iter()
+                    .flat_map(|d| d.ordered.iter())
+                    .filter(|c| c.card.is_joker())
+                    .filter_map(|c| c.stands_for.map(CardKind::Natural))
+                    .filter(|k| rest[hand.len()..].contains(k))
+                    .collect();
+                if seed % 5 != 0 {
+                    if let Some(&k) = stands.get(seed as usize % stands.len().max(1)) {
+                        hand[0] = k;
+                    }
+                }
+                if laid_off_among(&checker, &checked, &hand, &hand).is_none() {
+                    exchangeable += 1;
+                }
+                let settles =
+                    exchanges_leave_too_many(&rules, None, &solver, &checked, &hand, discards)
+                        .expect("checks");
+                for opened in [true, false] {
+                    let label = format!("{name} seed {seed} opened {opened} hand {hand:?}");
+                    let without =
+                        go_out_search(&rules, None, None, (&table, None), &hand, opened, false)
+                            .expect("solves");
+                    if settles {
+                        assert_eq!(without, None, "{label}");
+                    }
+                    let at_once =
+                        go_out_checked(&solver, &table, &checked, &hand, opened).expect("solves");
+                    assert_eq!(at_once, without, "{label} (table checked)");
+                }
+                settled += usize::from(settles);
+            }
+        }
+        assert!(
+            exchangeable > 100 && settled > 50,
+            "{exchangeable} exchangeable, {settled} settled"
+        );
     }
 
     /// Skipping the discards that leave cards fitting no meld changes no
