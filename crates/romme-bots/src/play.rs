@@ -156,12 +156,14 @@ fn claim(game: &Game, seat: usize, bot: &mut dyn Bot) -> (Option<Action>, Durati
 }
 
 fn apply(game: &mut Game, seat: usize, action: Action) -> Result<(), PlayError> {
-    game.apply_quietly(seat, action.clone())
-        .map_err(|error| PlayError::Illegal {
+    game.apply_quietly(seat, action).map_err(|refused| {
+        let (error, action) = *refused;
+        PlayError::Illegal {
             seat,
             action: Box::new(action),
             error: Box::new(error),
-        })
+        }
+    })
 }
 
 /// Hand every bot the events since `seen`, filtered for its seat.

@@ -629,14 +629,24 @@ impl Game {
             self.history.extend(events.iter().cloned());
             return Ok(events);
         }
-        self.apply_on_copy(seat, action, &mut events)?;
+        self.apply_on_copy(seat, action, &mut events)
+            .map_err(|refused| refused.0)?;
         Ok(events)
     }
 
     /// [`Game::apply`] for a caller that reads the events from the history
-    /// (a simulation's driver): they are moved there, not copied.
-    pub fn apply_quietly(&mut self, seat: usize, action: Action) -> Result<(), ActionError> {
-        self.precheck(seat, &action)?;
+    /// (a simulation's driver): they are moved there, not copied. A refused
+    /// action comes back with the error (the game as it was), so that the
+    /// caller need not keep a copy of every action it applies to report
+    /// the few that are refused.
+    pub fn apply_quietly(
+        &mut self,
+        seat: usize,
+        action: Action,
+    ) -> Result<(), Box<(ActionError, Action)>> {
+        if let Err(e) = self.precheck(seat, &action) {
+            return Err(Box::new((e, action)));
+        }
         if self.checked_before_change(&action) {
             // The events go straight into the history (no vector of their
             // own per action); a refusal leaves it as it was.
@@ -647,24 +657,30 @@ impl Game {
                 history.truncate(before);
             }
             self.history = history;
-            done?;
+            if let Err(e) = done {
+                return Err(Box::new((e, action)));
+            }
             self.log.push((seat, action));
             return Ok(());
         }
         self.apply_on_copy(seat, action, &mut Vec::new())
+            .map_err(Box::new)
     }
 
     /// Apply on a copy of the game (without the long history) and keep it
-    /// only on success; the events are copied into the history.
+    /// only on success; the events are copied into the history. A refusal
+    /// hands the action back.
     fn apply_on_copy(
         &mut self,
         seat: usize,
         action: Action,
         events: &mut Vec<Event>,
-    ) -> Result<(), ActionError> {
+    ) -> Result<(), (ActionError, Action)> {
         // Work on a copy (without the long history), keep it only on success.
         let mut next = self.fork();
-        next.act(seat, &action, events)?;
+        if let Err(e) = next.act(seat, &action, events) {
+            return Err((e, action));
+        }
         next.history = std::mem::take(&mut self.history);
         next.log = std::mem::take(&mut self.log);
         next.log.push((seat, action));
@@ -895,6 +911,41 @@ mod tests {
         }
         assert!(plays > 200, "only {plays} plays");
         assert!(other_kept > 50, "only {other_kept} other plays kept");
+    }
+
+    /// A refused action comes back from `apply_quietly` with the error
+    /// `apply` gives, the game as it was: refused by the first checks (out
+    /// of turn), in place (a discard before drawing) and on a copy (an
+    /// exchange on a meld that is not there).
+    #[test]
+    fn a_refused_action_comes_back_from_apply_quietly() {
+        use crate::action::Action;
+        let Some(Ok(rules)) = presets::load("klassisch") else {
+            panic!("preset klassisch");
+        };
+        let mut game = Game::new(rules, 3, 7).expect("game");
+        let Some(seat) = game.turn() else {
+            panic!("a seat on turn");
+        };
+        let card = game.hands[seat][0].kind();
+        let refused = [
+            ((seat + 1) % 3, Action::Discard { card }),
+            (seat, Action::Discard { card }),
+            (seat, Action::ExchangeJoker { meld: 99, card }),
+        ];
+        for (who, action) in refused {
+            let before = game.clone();
+            let error = game
+                .clone()
+                .apply(who, action.clone())
+                .expect_err("refused");
+            let back = game
+                .apply_quietly(who, action.clone())
+                .expect_err("refused");
+            assert_eq!(*back, (error, action.clone()), "{action:?}");
+            assert!(game == before, "{action:?} changed the game");
+            assert_eq!(game.events(), before.events(), "{action:?}");
+        }
     }
 
     /// `apply_quietly` makes the same game as `apply` (state, log and
