@@ -28,7 +28,12 @@ impl RandomBot {
     /// actions).
     fn act_with(&mut self, pick: impl FnOnce(&mut ChaCha8Rng) -> Option<Action>) -> Action {
         // The caller guarantees a legal action; end the turn otherwise.
-        pick(&mut self.rng).unwrap_or(Action::EndTurn)
+        // (A match, not `unwrap_or`: the default would be made and dropped
+        // on every action.)
+        match pick(&mut self.rng) {
+            Some(a) => a,
+            None => Action::EndTurn,
+        }
     }
 
     /// A claim one time in five, drawn by `pick`.

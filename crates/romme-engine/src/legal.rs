@@ -514,8 +514,12 @@ impl Game {
         }
         // Single-card lay-offs (a joker once per reading), of the cards
         // and onto the melds the rules let the seat lay off.
-        let mut kinds = hand.clone();
-        kinds.dedup();
+        let mut kinds = Kinds::new();
+        for &k in &hand {
+            if kinds.last() != Some(&k) {
+                kinds.push(k);
+            }
+        }
         let lay_off_kinds: Kinds = kinds
             .iter()
             .copied()
