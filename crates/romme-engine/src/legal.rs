@@ -1430,8 +1430,16 @@ impl OpeningSearch<'_> {
     /// qualifies, search on from the meld after it, and put it back.
     fn take(&self, i: usize, tally: opening::Tally, st: &mut SearchState) {
         let cards = &self.slots[i];
-        // `blocked` as it was, put back after the melds that follow.
-        let saved = Bits::from_slice(&st.blocked);
+        // `blocked` as it was, put back after the melds that follow (most
+        // searches have one word: copied as a word, not as a slice).
+        let one = match st.blocked[..] {
+            [w] => Some(w),
+            _ => None,
+        };
+        let saved = match one {
+            Some(_) => Bits::new(),
+            None => Bits::from_slice(&st.blocked),
+        };
         for &c in cards {
             let slot = usize::from(c);
             st.left[slot] -= 1;
@@ -1448,7 +1456,10 @@ impl OpeningSearch<'_> {
         for &c in cards {
             st.left[usize::from(c)] += 1;
         }
-        st.blocked.copy_from_slice(&saved);
+        match (one, &mut st.blocked[..]) {
+            (Some(w), [b]) => *b = w,
+            _ => st.blocked.copy_from_slice(&saved),
+        }
     }
 
     /// Record the chosen melds if they qualify; with [`MAX_OPENINGS`]
