@@ -16,6 +16,7 @@
 //!   ruleset forbids discarding jokers.
 
 use std::borrow::Cow;
+use std::ops::ControlFlow;
 
 use romme_core::card::CardKind;
 use romme_core::meld::{Declaration, MeldChecker};
@@ -65,59 +66,96 @@ pub struct GoOut {
     pub hand_romme: bool,
 }
 
-/// Lay-offs chosen for the table, and the hand left after them.
-type Combo = (Vec<LayOff>, Vec<CardKind>);
-
 /// Ranking of openings: less deadwood, then more cards put down, then more points.
 type OpeningRank = (u32, std::cmp::Reverse<usize>, std::cmp::Reverse<u32>);
 
+/// Most combinations of lay-offs looked at (a bound for absurd tables; a
+/// hand of a few cards meets a few dozen).
+const MAX_COMBOS: usize = 4096;
+
 /// Every choice of at most one lay-off per table meld that the hand can
 /// afford (lay-offs recomputed from what is left, so a freed joker can be
-/// laid off elsewhere), with the hand left afterwards.
+/// laid off elsewhere), with the hand left afterwards, handed to `visit`
+/// until it breaks: meld by meld, each meld's lay-offs in turn and then
+/// none, at most [`MAX_COMBOS`] of them.
 /// `checked`, when given, holds what [`MeldChecker::check`] gives for each
 /// table meld (the melds are not checked again).
-fn combos(
+fn each_combo(
     rules: &Ruleset,
     round: Option<u8>,
-    table: &[Vec<MeldCard>],
-    checked: Option<&[Declaration]>,
+    (table, checked): (&[Vec<MeldCard>], Option<&[Declaration]>),
     hand: &[CardKind],
     allow: bool,
-) -> Result<Vec<Combo>, SolveError> {
-    let mut out = vec![(Vec::new(), hand.to_vec())];
+    mut visit: impl FnMut(&[LayOff], &[CardKind]) -> Result<ControlFlow<()>, SolveError>,
+) -> Result<(), SolveError> {
     if !allow {
-        return Ok(out);
+        return visit(&[], hand).map(|_| ());
     }
     let checker = MeldChecker::new(rules, round)?;
     checker.check_cards(hand)?;
+    let mut on_melds = Vec::with_capacity(table.len());
     for (i, meld) in table.iter().enumerate() {
-        let mut on_meld = match checked.and_then(|c| c.get(i)) {
+        on_melds.push(match checked.and_then(|c| c.get(i)) {
             Some(base) => MeldLayOffs::checked(&checker, i, base.clone()),
             None => MeldLayOffs::new(&checker, i, meld)?,
+        });
+    }
+    let mut left = MAX_COMBOS;
+    let mut walk = ComboWalk {
+        rules,
+        chosen: Vec::new(),
+        left: &mut left,
+        visit: &mut visit,
+    };
+    walk.from(&mut on_melds, hand.to_vec()).map(|_| ())
+}
+
+/// The walk of [`each_combo`]: the lay-offs chosen on the melds before,
+/// and how many more combinations may be looked at.
+struct ComboWalk<'w> {
+    rules: &'w Ruleset,
+    chosen: Vec<LayOff>,
+    left: &'w mut usize,
+    visit: &'w mut Visit<'w>,
+}
+
+/// What [`each_combo`] hands each combination to (the lay-offs chosen and
+/// the hand left); it breaks to stop the walk.
+type Visit<'v> = dyn FnMut(&[LayOff], &[CardKind]) -> Result<ControlFlow<()>, SolveError> + 'v;
+
+impl ComboWalk<'_> {
+    /// The combinations of lay-offs on `on_melds` (the melds still to
+    /// choose for) with `pool` left.
+    fn from(
+        &mut self,
+        on_melds: &mut [MeldLayOffs<'_>],
+        pool: Vec<CardKind>,
+    ) -> Result<ControlFlow<()>, SolveError> {
+        let Some((on_meld, later)) = on_melds.split_first_mut() else {
+            if *self.left == 0 {
+                return Ok(ControlFlow::Break(()));
+            }
+            *self.left -= 1;
+            return (self.visit)(&self.chosen, &pool);
         };
-        let mut next = Vec::new();
-        for (chosen, pool) in out {
-            let options = on_meld
-                .of(&pool)
-                .iter()
-                .filter(|l| !(rules.jokers.exchange_ends_plays && l.is_exchange()));
-            for l in options {
-                let mut rest = pool.clone();
-                if remove(&mut rest, &l.cards) {
-                    rest.extend(l.freed.iter().copied());
-                    let mut c = chosen.clone();
-                    c.push(l.clone());
-                    next.push((c, rest));
+        let ends_plays = self.rules.jokers.exchange_ends_plays;
+        for l in on_meld.of(&pool) {
+            if ends_plays && l.is_exchange() {
+                continue;
+            }
+            let mut rest = pool.clone();
+            if remove(&mut rest, &l.cards) {
+                rest.extend(l.freed.iter().copied());
+                self.chosen.push(l.clone());
+                let flow = self.from(later, rest)?;
+                self.chosen.pop();
+                if flow.is_break() {
+                    return Ok(flow);
                 }
             }
-            next.push((chosen, pool));
         }
-        out = next;
-        if out.len() > 4096 {
-            break; // keep the search bounded on absurd tables
-        }
+        self.from(later, pool)
     }
-    Ok(out)
 }
 
 fn goal_for(rules: &Ruleset, extra: u32, keep_one: bool) -> Goal {
@@ -227,15 +265,15 @@ fn opening_search(
         }
     }
     let mut best: Option<(OpeningPlan, OpeningRank)> = None;
-    for (chosen, pool) in combos(rules, round, table, None, hand, allow)? {
+    each_combo(rules, round, (table, None), hand, allow, |chosen, pool| {
         let laid: u32 = if rules.opening.lay_offs_count {
             chosen.iter().map(|l| l.value).sum()
         } else {
             0
         };
         let goal = goal_for(rules, laid + table_points, rules.turn.discard_pile);
-        let Some((p, points)) = solver.solve_goal(&pool, goal)? else {
-            continue;
+        let Some((p, points)) = solver.solve_goal(pool, goal)? else {
+            return Ok(ControlFlow::Continue(()));
         };
         let placed = p.melded() + chosen.iter().map(|l| l.cards.len()).sum::<usize>();
         let key = (
@@ -248,12 +286,13 @@ fn opening_search(
                 deadwood: p.deadwood,
                 left: p.unmatched,
                 melds: p.melds,
-                lay_offs: chosen,
+                lay_offs: chosen.to_vec(),
                 points,
             };
             best = Some((plan, key));
         }
-    }
+        Ok(ControlFlow::Continue(()))
+    })?;
     Ok(best.map(|(p, _)| p))
 }
 
@@ -307,9 +346,10 @@ fn go_out_given(
     go_out_search(rules, round, Some(solver), table, hand, opened, true)
 }
 
-/// [`go_out`], with or without the check that settles a hand too short
-/// for a meld of its own before the lay-off combinations are listed (the
-/// tests compare the two).
+/// [`go_out`], with or without the shortcuts (`precheck`; the tests
+/// compare the two): the checks that settle a hand before the lay-off
+/// combinations are walked, and the stop at the first way out that leaves
+/// nothing.
 #[allow(clippy::too_many_arguments)]
 fn go_out_search(
     rules: &Ruleset,
@@ -396,75 +436,91 @@ fn go_out_search(
     // Built only past the pre-check: its tables cost more than the check.
     let solver = solver_for(given, rules, round)?;
     let mut best: Option<(GoOut, (u32, usize))> = None;
-    for (chosen, pool) in combos(rules, round, table, checked, hand, allow)? {
-        let used_table = !chosen.is_empty();
-        let exchanged = chosen.iter().any(LayOff::is_exchange);
-        // Does the opening threshold apply to this way out?
-        let waived = hand_romme
-            && hr.threshold_waived
-            && !(hr.threshold_with_lay_offs && (used_table || exchanged));
-        let goal = (!opened && !waived).then(|| {
-            let laid: u32 = if rules.opening.lay_offs_count {
-                chosen.iter().map(|l| l.value).sum()
-            } else {
-                0
-            };
-            goal_for(rules, laid + table_points, false)
-        });
-        let discards: Vec<Option<CardKind>> = match rules.going_out.final_discard {
-            FinalDiscard::Never => vec![None],
-            FinalDiscard::Required => distinct(&pool).into_iter().map(Some).collect(),
-            FinalDiscard::Optional => std::iter::once(None)
-                .chain(distinct(&pool).into_iter().map(Some))
-                .collect(),
-        };
-        // Cards that fit no meld in the pool stay unmatched whatever else
-        // happens, unless one of them is the discard: a discard that leaves
-        // more than the allowed rest that way needs no search.
-        let dead = if precheck {
-            solver.certain_deadwood(&pool)?
-        } else {
-            Vec::new()
-        };
-        let points = |c: CardKind| card_points(rules, c, round);
-        let dead_points: u32 = dead.iter().map(|&f| points(CardKind::Natural(f))).sum();
-        for d in discards {
-            if d.is_some_and(|c| c.is_joker() && !rules.jokers.discard_allowed) {
-                continue;
-            }
-            let left_for_sure = match d {
-                Some(c) if c.face().is_some_and(|f| dead.contains(&f)) => dead_points - points(c),
-                _ => dead_points,
-            };
-            if left_for_sure > rest_limit {
-                continue;
-            }
-            let mut rest = pool.clone();
-            if let Some(c) = d {
-                remove(&mut rest, &[c]);
-            }
-            let found = match goal {
-                Some(g) => solver.solve_goal(&rest, g)?.map(|(p, _)| p),
-                None => Some(solver.solve(&rest)?),
-            };
-            let Some(p) = found else { continue };
-            if p.deadwood > rest_limit {
-                continue;
-            }
-            let key = (p.deadwood, p.unmatched.len());
-            if best.as_ref().is_none_or(|(_, k)| key < *k) {
-                let way = GoOut {
-                    melds: p.melds,
-                    lay_offs: chosen.clone(),
-                    discard: d,
-                    rest_points: p.deadwood,
-                    rest: p.unmatched,
-                    hand_romme,
+    // The first way out (in the order of the combinations, then of the
+    // discards) with nothing left is the answer: nothing comes before it.
+    let nothing_left = (0, 0);
+    each_combo(
+        rules,
+        round,
+        (table, checked),
+        hand,
+        allow,
+        |chosen, pool| {
+            let used_table = !chosen.is_empty();
+            let exchanged = chosen.iter().any(LayOff::is_exchange);
+            // Does the opening threshold apply to this way out?
+            let waived = hand_romme
+                && hr.threshold_waived
+                && !(hr.threshold_with_lay_offs && (used_table || exchanged));
+            let goal = (!opened && !waived).then(|| {
+                let laid: u32 = if rules.opening.lay_offs_count {
+                    chosen.iter().map(|l| l.value).sum()
+                } else {
+                    0
                 };
-                best = Some((way, key));
+                goal_for(rules, laid + table_points, false)
+            });
+            let discards: Vec<Option<CardKind>> = match rules.going_out.final_discard {
+                FinalDiscard::Never => vec![None],
+                FinalDiscard::Required => distinct(pool).into_iter().map(Some).collect(),
+                FinalDiscard::Optional => std::iter::once(None)
+                    .chain(distinct(pool).into_iter().map(Some))
+                    .collect(),
+            };
+            // Cards that fit no meld in the pool stay unmatched whatever else
+            // happens, unless one of them is the discard: a discard that leaves
+            // more than the allowed rest that way needs no search.
+            let dead = if precheck {
+                solver.certain_deadwood(pool)?
+            } else {
+                Vec::new()
+            };
+            let points = |c: CardKind| card_points(rules, c, round);
+            let dead_points: u32 = dead.iter().map(|&f| points(CardKind::Natural(f))).sum();
+            for d in discards {
+                if d.is_some_and(|c| c.is_joker() && !rules.jokers.discard_allowed) {
+                    continue;
+                }
+                let left_for_sure = match d {
+                    Some(c) if c.face().is_some_and(|f| dead.contains(&f)) => {
+                        dead_points - points(c)
+                    }
+                    _ => dead_points,
+                };
+                if left_for_sure > rest_limit {
+                    continue;
+                }
+                let mut rest = pool.to_vec();
+                if let Some(c) = d {
+                    remove(&mut rest, &[c]);
+                }
+                let found = match goal {
+                    Some(g) => solver.solve_goal(&rest, g)?.map(|(p, _)| p),
+                    None => Some(solver.solve(&rest)?),
+                };
+                let Some(p) = found else { continue };
+                if p.deadwood > rest_limit {
+                    continue;
+                }
+                let key = (p.deadwood, p.unmatched.len());
+                if best.as_ref().is_none_or(|(_, k)| key < *k) {
+                    let way = GoOut {
+                        melds: p.melds,
+                        lay_offs: chosen.to_vec(),
+                        discard: d,
+                        rest_points: p.deadwood,
+                        rest: p.unmatched,
+                        hand_romme,
+                    };
+                    best = Some((way, key));
+                    if precheck && key == nothing_left {
+                        return Ok(ControlFlow::Break(()));
+                    }
+                }
             }
-        }
-    }
+            Ok(ControlFlow::Continue(()))
+        },
+    )?;
     Ok(best.map(|(g, _)| g))
 }
 
