@@ -377,13 +377,7 @@ pub(crate) fn exchange_relaxation(
     checked: &[Declaration],
     hand: &[CardKind],
 ) -> Option<(Vec<CardKind>, Vec<Face>)> {
-    let wilds = &checker.rules().melds.wilds;
-    let unlimited = wilds.share == WildShare::Any
-        && wilds.max_per_meld.get().is_none()
-        && wilds.adjacent
-        && wilds.at_run_ends
-        && wilds.all_wild;
-    if !unlimited {
+    if !wilds_unlimited(checker.rules()) {
         return None;
     }
     let mut relaxed = hand.to_vec();
@@ -397,6 +391,18 @@ pub(crate) fn exchange_relaxation(
         }
     }
     (relaxed.len() <= MAX_CANDIDATES).then_some((relaxed, exchanged))
+}
+
+/// Whether the ruleset puts no limit on wild cards in a meld (how many,
+/// where, next to each other, a meld of wild cards only): then whether a
+/// meld is valid depends on its faces alone.
+pub(crate) fn wilds_unlimited(rules: &Ruleset) -> bool {
+    let wilds = &rules.melds.wilds;
+    wilds.share == WildShare::Any
+        && wilds.max_per_meld.get().is_none()
+        && wilds.adjacent
+        && wilds.at_run_ends
+        && wilds.all_wild
 }
 
 /// [`laid_off_among`] without looking at exchanges: the cards of `among`

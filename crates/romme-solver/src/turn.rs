@@ -716,13 +716,10 @@ mod tests {
             let Some(Ok(rules)) = presets::load(name) else {
                 panic!("{name} loads");
             };
-            let w = &rules.melds.wilds;
-            let unlimited = w.share == romme_core::ruleset::WildShare::Any
-                && w.max_per_meld.get().is_none()
-                && w.adjacent
-                && w.at_run_ends
-                && w.all_wild;
-            if !unlimited || rules.going_out.rest_allowed > 0 || rules.concealed.enabled {
+            if !crate::layoff::wilds_unlimited(&rules)
+                || rules.going_out.rest_allowed > 0
+                || rules.concealed.enabled
+            {
                 continue;
             }
             let solver = PartitionSolver::new(&rules, None).expect("solver");
