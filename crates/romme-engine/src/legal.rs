@@ -1126,14 +1126,20 @@ pub(crate) fn single_melds(
     // Copies per face in the hand.
     let mut count = [0u8; FACES];
     let mut wilds: Group = Group::new();
-    // The ranks the hand holds (a bit per `Rank::index`).
+    // The ranks the hand holds (a bit per `Rank::index`), and per rank its
+    // copies and suits (a bit per `Suit::index`).
     let mut ranks = 0u16;
+    let mut rank_copies = [0u8; 13];
+    let mut rank_suits = [0u8; 13];
     for &k in hand {
         if checker.is_wild(k) {
             wilds.push(k);
         } else if let CardKind::Natural(f) = k {
             count[f.index()] = count[f.index()].saturating_add(1);
-            ranks |= 1 << f.rank.index();
+            let r = f.rank.index();
+            ranks |= 1 << r;
+            rank_copies[r] = rank_copies[r].saturating_add(1);
+            rank_suits[r] |= 1 << f.suit.index();
         }
     }
     wilds.sort_unstable();
@@ -1178,12 +1184,7 @@ pub(crate) fn single_melds(
     let suits = rules.deck.kind.suits();
     let distinct = rules.melds.sets.suits == SetSuits::Distinct;
     let line = run_line(rules);
-    let held = held_positions(
-        &line,
-        hand.iter()
-            .filter(|&&k| !checker.is_wild(k))
-            .filter_map(|k| k.face()),
-    );
+    let held = held_positions(&line, &rank_suits);
     // The group being built, written in place: a set holds at most the
     // hand's cards, a run at most the line's positions (on the stack for
     // ordinary hands).
@@ -1192,6 +1193,16 @@ pub(crate) fn single_melds(
     // plus wild cards.
     for (r, &rank) in Rank::ALL.iter().enumerate() {
         if ranks >> r & 1 == 0 {
+            continue;
+        }
+        // Too few cards of this rank (with the wild cards) for any set:
+        // its suits where they must differ, else its copies.
+        let cards = if distinct {
+            rank_suits[r].count_ones() as usize
+        } else {
+            usize::from(rank_copies[r])
+        };
+        if cards + wilds.len() < min {
             continue;
         }
         let mut per_suit = [(CardKind::Joker, 0usize); 5];
@@ -1206,10 +1217,6 @@ pub(crate) fn single_melds(
             }
         }
         let per_suit = &per_suit[..kinds];
-        // Too few cards of this rank (with the wild cards) for any set.
-        if per_suit.iter().map(|&(_, c)| c).sum::<usize>() + wilds.len() < min {
-            continue;
-        }
         let mut choice = [0usize; 5];
         let choice = &mut choice[..kinds];
         loop {
@@ -1320,16 +1327,21 @@ fn positions(mask: u64, len: usize) -> impl Iterator<Item = usize> {
 }
 
 /// Per suit ([`Suit::index`]), the line positions (bit i: `line[i]`)
-/// where one of the natural cards `faces` lies.
-fn held_positions(line: &[Rank], faces: impl Iterator<Item = Face>) -> [u64; 5] {
+/// where a natural card of the hand lies, from the suits the hand holds of
+/// each rank (`rank_suits`: a bit per suit, per [`Rank::index`]).
+fn held_positions(line: &[Rank], rank_suits: &[u8; 13]) -> [u64; 5] {
     // The positions of each rank on the line (the ace may lie at both ends).
     let mut at = [0u64; 13];
     for (i, r) in line.iter().enumerate().take(64) {
         at[r.index()] |= 1 << i;
     }
     let mut held = [0u64; 5];
-    for f in faces {
-        held[f.suit.index()] |= at[f.rank.index()];
+    for (&suits, &at) in rank_suits.iter().zip(&at) {
+        let mut bits = suits;
+        while bits != 0 {
+            held[bits.trailing_zeros() as usize % 5] |= at;
+            bits &= bits - 1;
+        }
     }
     held
 }
