@@ -470,9 +470,15 @@ impl Game {
         }
         // The hand's kinds, on the stack for ordinary hands.
         let hand: Kinds = self.hands[seat].iter().map(|c| c.kind()).collect();
+        // Each kind once (the hand is in order), collected without a copy
+        // of the hand.
+        let mut kinds = Kinds::new();
+        for &k in &hand {
+            if kinds.last() != Some(&k) {
+                kinds.push(k);
+            }
+        }
         if self.rules.concealed.enabled {
-            let mut kinds = hand.clone();
-            kinds.dedup();
             let mut out: Vec<Action> = kinds
                 .into_iter()
                 .map(|card| Action::Discard { card })
@@ -514,12 +520,6 @@ impl Game {
         }
         // Single-card lay-offs (a joker once per reading), of the cards
         // and onto the melds the rules let the seat lay off.
-        let mut kinds = Kinds::new();
-        for &k in &hand {
-            if kinds.last() != Some(&k) {
-                kinds.push(k);
-            }
-        }
         let lay_off_kinds: Kinds = kinds
             .iter()
             .copied()

@@ -424,8 +424,7 @@ fn go_out_search(
                 }
                 None => {
                     if let (Some(solver), Some(checked)) = (given, checked) {
-                        if exchanges_leave_too_many(rules, round, solver, checked, hand, discards)?
-                        {
+                        if exchanges_leave_too_many(solver, checked, hand, discards) {
                             return Ok(None);
                         }
                     }
@@ -530,21 +529,19 @@ fn go_out_search(
 /// could free (see [`exchange_relaxation`]). False where that cannot be
 /// told (wild cards limited, too many cards).
 fn exchanges_leave_too_many(
-    rules: &Ruleset,
-    round: Option<u8>,
     solver: &PartitionSolver,
     checked: &[Declaration],
     hand: &[CardKind],
     discards: usize,
-) -> Result<bool, SolveError> {
-    let checker = solver.checker();
+) -> bool {
+    let (checker, rules, round) = (solver.checker(), solver.rules(), solver.round());
     let Some((relaxed, exchanged)) = exchange_relaxation(checker, checked, hand) else {
-        return Ok(false);
+        return false;
     };
     // (A hand and table that hold more copies of a card together than the
     // deck has cannot be told about here; the search decides.)
     let Ok(dead) = solver.certain_deadwood(&relaxed) else {
-        return Ok(false);
+        return false;
     };
     let mut stay: Vec<CardKind> = dead
         .into_iter()
@@ -553,11 +550,11 @@ fn exchanges_leave_too_many(
         .filter(|&c| card_points(rules, c, round) > 0)
         .collect();
     if stay.len() <= discards {
-        return Ok(false);
+        return false;
     }
     let laid = laid_off_without_exchanges(checker, checked, &relaxed, &stay);
     stay.retain(|c| !laid.contains(c));
-    Ok(stay.len() > discards)
+    stay.len() > discards
 }
 
 /// Hand-Rommé: can the player, who has not melded yet, put every card down
@@ -749,9 +746,7 @@ mod tests {
                 if laid_off_among(&checker, &checked, &hand, &hand).is_none() {
                     exchangeable += 1;
                 }
-                let settles =
-                    exchanges_leave_too_many(&rules, None, &solver, &checked, &hand, discards)
-                        .expect("checks");
+                let settles = exchanges_leave_too_many(&solver, &checked, &hand, discards);
                 for opened in [true, false] {
                     let label = format!("{name} seed {seed} opened {opened} hand {hand:?}");
                     let without =
