@@ -56,7 +56,7 @@ enum Plays {
 }
 
 /// Hands this short get the solver's way of going out as a candidate.
-const GO_OUT_HAND: usize = 5;
+pub(crate) const GO_OUT_HAND: usize = 5;
 
 /// Search steps spent on opening combinations.
 const OPENING_STEPS: usize = 4000;
@@ -160,7 +160,7 @@ impl Game {
 
     /// What the table's melds count toward an opening: their value with
     /// `table_counts`, else nothing (and then not worked out: it costs).
-    fn opening_table_value(&self) -> u32 {
+    pub(crate) fn opening_table_value(&self) -> u32 {
         if self.rules.opening.table_counts {
             self.table_value()
         } else {
@@ -186,6 +186,19 @@ impl Game {
             all = all.with(opening::meld_points(&self.rules, d), d.wilds > 0);
             cards += d.ordered.len();
         }
+        self.tally_may_open(&all, cards, hand_len, table_value)
+    }
+
+    /// Whether melds of at most `all`'s points, holding `cards` cards
+    /// together, might open a hand of `hand_len` (see
+    /// [`Game::melds_may_open`]).
+    pub(crate) fn tally_may_open(
+        &self,
+        all: &opening::Tally,
+        cards: usize,
+        hand_len: usize,
+        table_value: u32,
+    ) -> bool {
         if all.melds == 0 {
             return false;
         }
@@ -198,7 +211,7 @@ impl Game {
             // put out together: a necessary condition only.
             whole_hand: cards + self.opening_keep() >= hand_len && !self.ts.opened_before,
         };
-        opening::points_may_open(&self.rules, &all, &attempt)
+        opening::points_may_open(&self.rules, all, &attempt)
     }
 
     /// Every listed legal action of `seat` (empty when it is not the seat's
@@ -248,15 +261,34 @@ impl Game {
             }
             return None;
         }
+        // Where the plays can be bounded cheaply, the listing is built
+        // only when a play's slot is drawn.
+        let mut first = None;
+        let mut quick = None;
+        if let Some(mut q) = QuickDraw::new(self, seat) {
+            match q.draw(self, seat, rng) {
+                Ok(found) => return found,
+                Err(at) => {
+                    first = Some(at);
+                    quick = Some(q);
+                }
+            }
+        }
         let (mut candidates, mut deferred) = self.candidates_with(seat, Searches::Deferred);
         candidates.unique_ready();
+        if let (Some(q), Some(j)) = (quick, first) {
+            first = q.slot_in(&mut candidates, deferred, j);
+        }
         loop {
             let listed = candidates.len();
             let slots = listed + usize::from(deferred.go_out) + usize::from(deferred.rearrange);
             if slots == 0 {
                 return None;
             }
-            let i = rng.random_range(0..slots);
+            let i = match first.take() {
+                Some(i) => i,
+                None => rng.random_range(0..slots),
+            };
             if i >= listed {
                 let found = if deferred.go_out && i == listed {
                     deferred.go_out = false;
@@ -527,19 +559,14 @@ impl Game {
             .collect();
         // What each table meld can take and which jokers it holds, kept
         // for the table as it lies.
-        let lying = self.melds.lying(&self.table, || {
-            self.table
-                .iter()
-                .map(|m| LyingMeld::of(m, &self.rules))
-                .collect()
-        });
+        let lying = self.lying_table();
         for (i, meld) in self.table.iter().enumerate() {
             let kinds_here = if self.may_lay_off_on(seat, meld.owner) {
                 &lay_off_kinds[..]
             } else {
                 &[]
             };
-            let Some(here) = lying.get(i) else {
+            let Some(here) = lying.melds.get(i) else {
                 continue;
             };
             if kinds_here.is_empty() {
@@ -610,8 +637,137 @@ impl Game {
     }
 }
 
+/// The random draw before the listing (see [`crate::play_bound`]): the
+/// actions at the end of a play-phase listing that need no search (the
+/// discards, the calls of Rommé, the end of the turn: the "quick" ones,
+/// numbered in list order), and a bound on the listing's other slots.
+struct QuickDraw {
+    /// The hand's kinds, each once.
+    kinds: Kinds,
+    /// Whether the listing holds calls of Rommé.
+    calls: bool,
+    /// How many quick actions there are.
+    quick: usize,
+    /// The quick actions drawn and refused, by number, in order.
+    refused: SmallVec<[usize; 4]>,
+    /// At most this many other slots ([`Game::plays_at_most`]).
+    plays: usize,
+}
+
+impl QuickDraw {
+    /// The draw for `seat`, where its plays have a cheap bound.
+    fn new(game: &Game, seat: usize) -> Option<QuickDraw> {
+        if game.phase != Phase::Play || seat != game.turn {
+            return None;
+        }
+        let mut kinds = Kinds::new();
+        for c in game.hands.get(seat)? {
+            let k = c.kind();
+            if kinds.last() != Some(&k) {
+                kinds.push(k);
+            }
+        }
+        let plays = game.plays_at_most(seat, &kinds)?;
+        let calls = game.rules.going_out.rest_allowed > 0;
+        let quick = kinds.len() + if calls { kinds.len() + 1 } else { 0 } + 1;
+        Some(QuickDraw {
+            kinds,
+            calls,
+            quick,
+            refused: SmallVec::new(),
+            plays,
+        })
+    }
+
+    /// Quick action number `n`: the discards, the calls of Rommé (without
+    /// a discard, then with each), the end of the turn.
+    fn action(&self, n: usize) -> Action {
+        let k = self.kinds.len();
+        match n.checked_sub(k) {
+            None => Action::Discard {
+                card: self.kinds[n],
+            },
+            Some(0) if self.calls => Action::CallRomme { discard: None },
+            Some(c) if self.calls && c <= k => Action::CallRomme {
+                discard: Some(self.kinds[c - 1]),
+            },
+            Some(_) => Action::EndTurn,
+        }
+    }
+
+    /// Draw among the quick actions not refused yet and the play slots: a
+    /// legal quick action drawn (`Ok(Some)`), none left and no plays
+    /// (`Ok(None)`), or the play slot drawn (`Err`, counted from 0).
+    fn draw<R: Rng + ?Sized>(
+        &mut self,
+        game: &Game,
+        seat: usize,
+        rng: &mut R,
+    ) -> Result<Option<Action>, usize> {
+        loop {
+            let left = self.quick - self.refused.len();
+            let slots = left + self.plays;
+            if slots == 0 {
+                return Ok(None);
+            }
+            let i = rng.random_range(0..slots);
+            if i >= left {
+                return Err(i - left);
+            }
+            // The `i`-th quick action not refused.
+            let mut n = i;
+            for &r in &self.refused {
+                if r <= n {
+                    n += 1;
+                }
+            }
+            let a = self.action(n);
+            if game.accepts_keeping(seat, &a, true) {
+                return Ok(Some(a));
+            }
+            let at = self.refused.partition_point(|&r| r < n);
+            self.refused.insert(at, n);
+        }
+    }
+
+    /// Take the quick actions drawn and refused out of the built `listing`
+    /// (they end it, in number order), and give the listing's slot (as
+    /// [`Game::random_legal_action`] numbers them) of play slot `j`:
+    /// `None` when the listing has fewer plays than the bound (the slot
+    /// stood for nothing, and a new one is drawn).
+    fn slot_in(&self, listing: &mut Listing, deferred: Deferred, j: usize) -> Option<usize> {
+        let start = listing.len().checked_sub(self.quick)?;
+        debug_assert!(
+            (0..self.quick).all(|n| {
+                listing
+                    .items
+                    .get(start + n)
+                    .map(|c| listing.action(c.clone()))
+                    == Some(self.action(n))
+            }),
+            "the listing ends in the quick actions"
+        );
+        for &n in self.refused.iter().rev() {
+            listing.items.remove(start + n);
+        }
+        let searches = usize::from(deferred.go_out) + usize::from(deferred.rearrange);
+        debug_assert!(
+            start + searches <= self.plays,
+            "{start} plays and {searches} searches over the bound {}",
+            self.plays
+        );
+        if j < start {
+            Some(j)
+        } else if j - start < searches {
+            Some(listing.len() + (j - start))
+        } else {
+            None
+        }
+    }
+}
+
 /// Card kinds of a hand, on the stack for ordinary hands.
-type Kinds = SmallVec<[CardKind; 16]>;
+pub(crate) type Kinds = SmallVec<[CardKind; 16]>;
 
 /// Where a single meld is in a listing's groups: (group, reading).
 type MeldRef = (u32, u32);
@@ -785,6 +941,87 @@ fn push_exchanges(out: &mut Listing, plays: Plays, i: usize, here: &LyingMeld, k
                 card: CardKind::Natural(face),
             });
         }
+    }
+}
+
+impl Game {
+    /// What the listing asks of the table's melds, kept for the table as
+    /// it lies.
+    pub(crate) fn lying_table(&self) -> Arc<LyingTable> {
+        self.melds.lying(&self.table, || {
+            Arc::new(LyingTable::of(&self.table, &self.rules))
+        })
+    }
+}
+
+/// What the listing asks of the table as it lies, worked out once per
+/// table: each meld's [`LyingMeld`], and per face how many melds could
+/// take a natural card of it and how many hold a joker standing for it
+/// (the lay-offs and exchanges of a natural card listed at most).
+#[derive(Debug)]
+pub(crate) struct LyingTable {
+    melds: Box<[LyingMeld]>,
+    /// Per [`Face::index`]: the melds [`MeldShape::could_extend`] with it.
+    takers: [u16; FACES],
+    /// Per [`Face::index`]: the melds with a joker standing for it.
+    jokers: [u16; FACES],
+}
+
+impl LyingTable {
+    fn of(table: &[Meld], rules: &Ruleset) -> LyingTable {
+        let melds: Box<[LyingMeld]> = table.iter().map(|m| LyingMeld::of(m, rules)).collect();
+        let mut takers = [0u16; FACES];
+        let mut jokers = [0u16; FACES];
+        let mut take = |f: Face| takers[f.index()] = takers[f.index()].saturating_add(1);
+        for m in &melds {
+            match m.shape {
+                MeldShape::Set { rank, suits, full } => {
+                    if !full {
+                        Suit::ALL
+                            .into_iter()
+                            .filter(|s| suits >> s.index() & 1 == 0)
+                            .for_each(|s| take(Face::new(rank, s)));
+                    }
+                }
+                MeldShape::Run { suit, ranks } => Rank::ALL
+                    .into_iter()
+                    .filter(|r| ranks >> r.index() & 1 == 1)
+                    .for_each(|r| take(Face::new(r, suit))),
+                MeldShape::Any => Suit::ALL
+                    .into_iter()
+                    .flat_map(|s| Rank::ALL.into_iter().map(move |r| Face::new(r, s)))
+                    .for_each(&mut take),
+            }
+            for f in &m.jokers {
+                jokers[f.index()] = jokers[f.index()].saturating_add(1);
+            }
+        }
+        LyingTable {
+            melds,
+            takers,
+            jokers,
+        }
+    }
+
+    /// At most how many lay-offs (when `lay_offs`) and joker exchanges
+    /// the listing holds for the hand's natural `kinds` (each kind once).
+    pub(crate) fn natural_plays_at_most(&self, kinds: &[CardKind], lay_offs: bool) -> usize {
+        kinds
+            .iter()
+            .map(|k| match k {
+                CardKind::Natural(f) => {
+                    let i = f.index();
+                    usize::from(self.jokers[i])
+                        + if lay_offs {
+                            usize::from(self.takers[i])
+                        } else {
+                            0
+                        }
+                }
+                // A joker may go anywhere: no bound.
+                CardKind::Joker => usize::MAX / 4,
+            })
+            .fold(0, usize::saturating_add)
     }
 }
 
@@ -1828,5 +2065,69 @@ mod tests {
         }
         assert!(hands > 300, "only {hands} hands");
         assert!(hits > 0, "the cache was never used");
+    }
+
+    /// Wherever the random draw bounds a seat's plays before listing them
+    /// ([`Game::plays_at_most`]), the listing it would build ends in the
+    /// quick actions as the draw numbers them, and its other slots (the
+    /// plays, and the deferred searches' slots) are at most the bound. On
+    /// random walks through every preset; among the positions, bounds
+    /// that are exact, plays found, and openings ruled out by their points
+    /// though the hand holds melds.
+    #[test]
+    fn the_play_bound_holds_every_play_the_listing_has() {
+        let (mut bounded, mut with_plays, mut exact, mut points_ruled_out) = (0, 0, 0, 0);
+        let mut presets_bounded = std::collections::BTreeSet::new();
+        let walks = crate::walk::Walks {
+            seats: 3,
+            matches: 20,
+            steps: 400,
+            seed: 4,
+        };
+        walks.run(|name, _, game, seat| {
+            let Some(q) = QuickDraw::new(game, seat) else {
+                return;
+            };
+            let (mut listing, deferred) = game.candidates_with(seat, Searches::Deferred);
+            listing.unique_ready();
+            let start = listing
+                .len()
+                .checked_sub(q.quick)
+                .unwrap_or_else(|| panic!("{name}: fewer than the quick actions listed"));
+            let quick: Vec<Action> = listing.items[start..]
+                .iter()
+                .map(|c| listing.action(c.clone()))
+                .collect();
+            let numbered: Vec<Action> = (0..q.quick).map(|n| q.action(n)).collect();
+            assert_eq!(quick, numbered, "{name}: the quick actions");
+            let plays = start + usize::from(deferred.go_out) + usize::from(deferred.rearrange);
+            assert!(
+                plays <= q.plays,
+                "{name}: {plays} plays over the bound {}",
+                q.plays
+            );
+            bounded += 1;
+            presets_bounded.insert(name.to_string());
+            with_plays += usize::from(plays > 0);
+            exact += usize::from(plays == q.plays && plays > 0);
+            let opened = game.opened[seat];
+            if !opened && q.plays == 0 {
+                let hand: Vec<CardKind> = game.hands[seat].iter().map(|c| c.kind()).collect();
+                let checker = game.checker().expect("checker");
+                if !single_melds(&checker, &game.rules, &hand, None).is_empty() {
+                    points_ruled_out += 1;
+                }
+            }
+        });
+        assert!(bounded > 10_000, "only {bounded} positions bounded");
+        assert!(with_plays > 5_000, "only {with_plays} with plays");
+        assert!(exact > 3_000, "only {exact} exact bounds");
+        assert!(
+            points_ruled_out > 300,
+            "only {points_ruled_out} openings ruled out"
+        );
+        // Every preset but those with hidden melds (concealed), the
+        // patience and Five Crowns' round wild cards in every hand.
+        assert!(presets_bounded.len() >= 8, "bounded in {presets_bounded:?}");
     }
 }

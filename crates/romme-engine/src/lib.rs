@@ -34,6 +34,7 @@ mod meld_cache;
 pub mod moves;
 pub mod patience;
 mod play;
+mod play_bound;
 mod rearrange;
 pub mod record;
 pub mod seat_state;

@@ -30,7 +30,7 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use crate::game::Meld;
-use crate::legal::LyingMeld;
+use crate::legal::LyingTable;
 
 /// The cards of one candidate meld, sorted, on the stack.
 pub(crate) type Group = SmallVec<[CardKind; 16]>;
@@ -93,7 +93,7 @@ struct Maps {
     table: ForTable<TableChecks>,
     /// The table last listed for, held the same way, and what the listing
     /// asks of each of its melds.
-    lying: ForTable<[LyingMeld]>,
+    lying: ForTable<LyingTable>,
 }
 
 /// Something worked out for one table, kept with the table it was worked
@@ -127,8 +127,8 @@ impl MeldCache {
     pub(crate) fn lying(
         &self,
         table: &Arc<Vec<Meld>>,
-        make: impl FnOnce() -> Arc<[LyingMeld]>,
-    ) -> Arc<[LyingMeld]> {
+        make: impl FnOnce() -> Arc<LyingTable>,
+    ) -> Arc<LyingTable> {
         self.for_table(|m| &mut m.lying, table, make)
     }
 

@@ -391,6 +391,92 @@ fn one_long_match() {
     }
 }
 
+/// Where `random_legal_action` draws before listing (a hand without wild
+/// cards after drawing: the discards, calls and end of turn against a
+/// bound on the plays, the listing built only when a play's slot is
+/// drawn), every listed legal action is still drawn equally often: each
+/// action's count lies within five standard deviations of its share, and
+/// the plays together are drawn as often as their share says (a draw
+/// that took a slot beyond the plays for a discard, or a play's slot for
+/// a refused quick action, fails the second).
+#[test]
+fn the_draw_before_the_listing_stays_uniform() {
+    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    let (mut positions, mut plays_drawn, mut plays_expected, mut variance) = (0, 0.0, 0.0, 0.0);
+    'games: for seed in 0..300u64 {
+        let name = ["klassisch", "bieten", "offen"][(seed % 3) as usize];
+        let rules = presets::load(name).expect("preset").expect("loads");
+        let Ok(mut game) = Game::new(rules, 3, seed) else {
+            continue;
+        };
+        for _ in 0..300 {
+            let Some(seat) = game.turn() else {
+                continue 'games;
+            };
+            let natural = game
+                .hand(seat)
+                .is_some_and(|h| h.iter().all(|c| c.kind() != CardKind::Joker));
+            if game.phase() == Phase::Play && natural && positions < 40 {
+                let legal = game.legal_actions(seat);
+                let is_play = |a: &Action| {
+                    matches!(
+                        a,
+                        Action::Meld { .. }
+                            | Action::LayOff { .. }
+                            | Action::ExchangeJoker { .. }
+                            | Action::Rearrange { .. }
+                    )
+                };
+                let plays = legal.iter().filter(|a| is_play(a)).count();
+                if plays > 0 && plays < legal.len() {
+                    let draws = 150 * legal.len();
+                    let mut counts = vec![0usize; legal.len()];
+                    for _ in 0..draws {
+                        let a = game
+                            .random_legal_action(seat, &mut rng)
+                            .expect("a legal action exists");
+                        let i = legal
+                            .iter()
+                            .position(|l| *l == a)
+                            .unwrap_or_else(|| panic!("{a:?} is not in the legal list"));
+                        counts[i] += 1;
+                    }
+                    let p = 1.0 / legal.len() as f64;
+                    let sd = (draws as f64 * p * (1.0 - p)).sqrt();
+                    for (a, &c) in legal.iter().zip(&counts) {
+                        assert!(
+                            (c as f64 - 150.0).abs() <= 5.0 * sd,
+                            "{name}: {a:?} drawn {c} times of {draws}"
+                        );
+                    }
+                    let share = plays as f64 * p;
+                    plays_drawn += legal
+                        .iter()
+                        .zip(&counts)
+                        .filter(|(a, _)| is_play(a))
+                        .map(|(_, &c)| c as f64)
+                        .sum::<f64>();
+                    plays_expected += draws as f64 * share;
+                    variance += draws as f64 * share * (1.0 - share);
+                    positions += 1;
+                }
+            }
+            let Some(a) = pick(&game, seat, &mut rng) else {
+                continue 'games;
+            };
+            if game.apply(seat, a).is_err() {
+                continue 'games;
+            }
+        }
+    }
+    assert!(positions >= 40, "only {positions} positions");
+    assert!(
+        (plays_drawn - plays_expected).abs() <= 4.0 * variance.sqrt(),
+        "plays drawn {plays_drawn}, expected {plays_expected:.0} (sd {:.1})",
+        variance.sqrt()
+    );
+}
+
 /// `random_legal_action` draws every listed legal action equally often and
 /// nothing else, also where the costliest searches are worked out only when
 /// their slots are drawn: on short hands (the solver's way of going out)

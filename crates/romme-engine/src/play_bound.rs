@@ -1,0 +1,355 @@
+//! How many plays a seat's listing could hold at most, worked out without
+//! listing them: [`Game::plays_at_most`].
+//!
+//! The random bot draws one listed action uniformly. After drawing a card,
+//! most of a seat's listing is its discards, and building the rest (the
+//! hand's single melds, the opening combinations, the lay-offs) costs more
+//! than everything else the bot does. With an upper bound `B` on the
+//! plays, the draw picks among the discards (and the other actions that
+//! need no search: the calls of Rommé, the end of the turn) and `B` slots
+//! for the plays. Only when a play's slot is drawn is the listing built,
+//! and a slot beyond its plays is drawn again. Every listed action keeps
+//! exactly one slot, so the draw stays uniform (see
+//! [`Game::random_legal_action`]).
+//!
+//! The bound is worked out where it is cheap and tight: a hand without
+//! wild cards in the play phase, outside the concealed and patience
+//! variants. There the hand's single melds are its groups of natural
+//! cards, one reading each, and they are counted from bit masks without
+//! being built or checked: the sets as choices of a rank's suits (or
+//! copies, where sets may repeat a suit), the runs as windows along the
+//! line of ranks. A run of a whole suit may read with the ace low and
+//! high, so a hand holding one gets no bound. Before the opening, the
+//! single melds bound the opening combinations: none unless the cards in
+//! them, each at its highest value, may reach the threshold
+//! ([`opening::points_may_open`]), else at most one per subset of them
+//! and [`MAX_OPENINGS`] at most. The lay-offs and joker exchanges are
+//! counted per card kind from the table's
+//! [`LyingTable`](crate::legal::LyingTable).
+
+use romme_core::meld::MeldChecker;
+use romme_core::opening;
+use romme_core::ruleset::{LayOff, Ruleset, SetSuits};
+use romme_core::{Card, CardKind, Face, Rank, Suit};
+
+use crate::game::{Game, Phase};
+use crate::legal::{GO_OUT_HAND, MAX_OPENINGS};
+
+/// Face slots, as [`Face::index`] counts them.
+const FACES: usize = Face::SLOTS;
+
+impl Game {
+    /// At most how many actions `seat`'s listing holds besides its
+    /// discards, its calls of Rommé and its end of turn (the deferred
+    /// searches' slots counted): see the module docs. `kinds` are the
+    /// kinds of the seat's hand, each once. `None` where no cheap bound is
+    /// known.
+    pub(crate) fn plays_at_most(&self, seat: usize, kinds: &[CardKind]) -> Option<usize> {
+        let on_turn = self.phase == Phase::Play && seat == self.turn;
+        if !on_turn
+            || !self.players.contains(&seat)
+            || self.patience.is_some()
+            || self.rules.concealed.enabled
+        {
+            return None;
+        }
+        let checker = self.checker().ok()?;
+        let hand = self.hands.get(seat)?;
+        let natural = NaturalHand::of(&checker, hand)?;
+        let (groups, faces) = natural.groups(&self.rules)?;
+        let opened = self.opened.get(seat).copied().unwrap_or(false);
+        let melds = if opened || groups == 0 {
+            groups
+        } else {
+            // A combination of melds puts each card down once: together at
+            // most the cards that lie in some meld, each at its highest
+            // value (an ace low or high).
+            let values = &self.rules.values;
+            let (mut points, mut cards) = (0u32, 0usize);
+            for f in hand.iter().filter_map(|c| c.kind().face()) {
+                if faces[f.suit.index()] >> f.rank.index() & 1 == 1 {
+                    points += values.value(f, true).max(values.value(f, false));
+                    cards += 1;
+                }
+            }
+            let all = opening::Tally {
+                melds: groups,
+                sum: points,
+                top: points,
+                wild_melds: 0,
+            };
+            if self.tally_may_open(&all, cards, hand.len(), self.opening_table_value()) {
+                let subsets = u32::try_from(groups)
+                    .ok()
+                    .and_then(|n| 1usize.checked_shl(n))
+                    .map_or(usize::MAX, |s| s - 1);
+                subsets.min(MAX_OPENINGS)
+            } else {
+                0
+            }
+        };
+        let lays_off = self.rules.turn.lay_off != LayOff::Never
+            && (opened || self.rules.opening.lay_offs_count);
+        let table = self.lying_table().natural_plays_at_most(kinds, lays_off);
+        let searches =
+            usize::from(hand.len() <= GO_OUT_HAND) + usize::from(self.may_rearrange(seat));
+        Some(melds.saturating_add(table).saturating_add(searches))
+    }
+}
+
+/// A hand without wild cards as bits: its ranks per suit and its suits
+/// per rank (a bit per [`Rank::index`], per [`romme_core::Suit::index`]).
+struct NaturalHand {
+    suit_ranks: [u16; 5],
+    rank_suits: [u8; 13],
+    /// Copies per face ([`Face::index`]).
+    copies: [u8; FACES],
+}
+
+impl NaturalHand {
+    /// `None` when the hand holds a wild card.
+    fn of(checker: &MeldChecker, hand: &[Card]) -> Option<NaturalHand> {
+        let mut h = NaturalHand {
+            suit_ranks: [0; 5],
+            rank_suits: [0; 13],
+            copies: [0; FACES],
+        };
+        for c in hand {
+            let k = c.kind();
+            let f = match k {
+                CardKind::Natural(f) if !checker.is_wild(k) => f,
+                _ => return None,
+            };
+            h.suit_ranks[f.suit.index()] |= 1 << f.rank.index();
+            h.rank_suits[f.rank.index()] |= 1 << f.suit.index();
+            h.copies[f.index()] = h.copies[f.index()].saturating_add(1);
+        }
+        Some(h)
+    }
+
+    /// How many groups the listing's single melds are read from (sets of
+    /// distinct suits, `min..=max` of a rank's suits; runs, every window
+    /// of `min` or more ranks in a row along the line of the ruleset's
+    /// aces), and the faces that lie in one of them (a bit per
+    /// [`Rank::index`], per suit). Each group reads as one meld at most.
+    /// `None` where that is not so or the count would not be the
+    /// listing's: sets of any suits (copies), melds of fewer than two
+    /// cards (a card alone reads as a set and a run), a whole suit held (a
+    /// run of it may read with the ace low and high).
+    fn groups(&self, rules: &Ruleset) -> Option<(usize, [u16; 5])> {
+        let m = &rules.melds;
+        if m.min_len < 2 {
+            return None;
+        }
+        let ranks = rules.deck.kind.ranks();
+        // The deck's ranks lie in a row of `Rank::ALL`.
+        let deck: u16 = match (ranks.first(), ranks.len()) {
+            (Some(first), n) => (((1u32 << n) - 1) << first.index()) as u16,
+            (None, _) => 0,
+        };
+        if self.suit_ranks.iter().any(|&r| r & deck == deck) {
+            return None;
+        }
+        let min = usize::from(m.min_len);
+        let distinct = m.sets.suits == SetSuits::Distinct;
+        let suits = rules.deck.kind.suits().len();
+        let max_set = match (m.sets.max_len.get(), distinct) {
+            (Some(n), _) => usize::from(n),
+            (None, true) => suits,
+            (None, false) => 2 * suits,
+        };
+        let mut groups = 0usize;
+        let mut faces = [0u16; 5];
+        // Sets: every choice of `min..=max_set` cards of a rank, of distinct
+        // suits or of any copies.
+        for (r, &held) in self.rank_suits.iter().enumerate() {
+            let n = ones(u16::from(held));
+            if distinct {
+                if n < min {
+                    continue;
+                }
+                groups += (min..=max_set.min(n))
+                    .map(|k| binomial(n, k))
+                    .sum::<usize>();
+            } else {
+                let sets = self.sets_of_copies(r, held, min, max_set);
+                if sets == 0 {
+                    continue;
+                }
+                groups += sets;
+            }
+            for (s, bits) in faces.iter_mut().enumerate() {
+                *bits |= u16::from(held >> s & 1) << r;
+            }
+        }
+        // The line: the ace low (position 0) where it may be, the two to
+        // the king (1..=12), the ace high (13) where it may be. The ranks
+        // a deck lacks are never held, so the deck's ranks lie in a row.
+        let ace = 1u16 << Rank::Ace.index();
+        let (low, high) = (m.runs.ace_low, m.runs.ace_high || m.runs.wrap_around);
+        for (s, bits) in faces.iter_mut().enumerate() {
+            let r = self.suit_ranks[s];
+            if ones(r) < min {
+                continue;
+            }
+            let has_ace = r & ace != 0;
+            let mut line = u32::from(r & !ace) << 1;
+            line |= u32::from(has_ace && low) | u32::from(has_ace && high) << 13;
+            while line != 0 {
+                let at = line.trailing_zeros();
+                let len = (line >> at).trailing_ones();
+                let window = ((1u32 << len) - 1) << at;
+                line &= !window;
+                if (len as usize) < min {
+                    continue;
+                }
+                let spare = len as usize - min + 1;
+                groups += spare * (spare + 1) / 2;
+                // Line positions back to ranks.
+                *bits |= (window >> 1) as u16 & !ace;
+                if window & (1 | 1 << 13) != 0 {
+                    *bits |= ace;
+                }
+            }
+        }
+        Some((groups, faces))
+    }
+}
+
+impl NaturalHand {
+    /// How many choices of copies per suit of rank `r` (the suits `held`)
+    /// hold `min..=max` cards together: the sets of any suits the walk
+    /// lists for the rank.
+    fn sets_of_copies(&self, r: usize, held: u8, min: usize, max: usize) -> usize {
+        // Choices per number of cards, suit by suit.
+        let mut ways = [0usize; 16];
+        ways[0] = 1;
+        let mut most = 0;
+        for (s, &suit) in Suit::ALL.iter().enumerate() {
+            if held >> s & 1 == 0 {
+                continue;
+            }
+            let c = usize::from(self.copies[Face::new(Rank::ALL[r], suit).index()]);
+            most += c;
+            if most >= ways.len() {
+                // More copies than a hand holds: no bound worth having.
+                return usize::MAX / 4;
+            }
+            for total in (1..=most).rev() {
+                let extra: usize = (1..=c.min(total)).map(|k| ways[total - k]).sum();
+                ways[total] += extra;
+            }
+        }
+        if most < min {
+            return 0;
+        }
+        ways[min..=max.min(most)].iter().sum()
+    }
+}
+
+/// The bits set in `bits`, looked up per byte (the baseline target has no
+/// instruction that counts them).
+fn ones(bits: u16) -> usize {
+    const BYTE: [u8; 256] = {
+        let mut t = [0u8; 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = (i as u8).count_ones() as u8;
+            i += 1;
+        }
+        t
+    };
+    usize::from(BYTE[usize::from(bits & 0xff)] + BYTE[usize::from(bits >> 8)])
+}
+
+/// `n` choose `k`, for the few suits of a set.
+fn binomial(n: usize, k: usize) -> usize {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand::seq::SliceRandom;
+    use rand_chacha::ChaCha8Rng;
+    use romme_core::ruleset::presets;
+
+    use super::*;
+    use crate::legal::single_meld_declarations;
+
+    /// The counted groups are the listing's single melds: on random hands
+    /// without wild cards of every preset (now and then with all suits of
+    /// a rank, for the larger sets, or a long stretch of one suit), as
+    /// many as [`single_meld_declarations`] reads, and every card of them
+    /// among the faces given.
+    #[test]
+    fn counted_groups_are_the_single_melds() {
+        let (mut hands, mut melds, mut big_sets, mut long_runs) = (0, 0, 0, 0);
+        for name in presets::NAMES {
+            let Some(Ok(rules)) = presets::load(name) else {
+                continue;
+            };
+            let Ok(checker) = MeldChecker::new(&rules, Some(1)) else {
+                continue;
+            };
+            let deck: Vec<Card> = rules
+                .deck
+                .cards()
+                .into_iter()
+                .filter(|c| !checker.is_wild(c.kind()))
+                .collect();
+            let mut rng = ChaCha8Rng::seed_from_u64(3);
+            for trial in 0..300 {
+                let mut pool = deck.clone();
+                pool.shuffle(&mut rng);
+                let mut hand: Vec<Card> = pool[..6 + trial % 11].to_vec();
+                if let Some(first) = hand.first().and_then(|c| c.kind().face()) {
+                    let same = |f: Face| match trial % 3 {
+                        0 => f.rank == first.rank,
+                        1 => {
+                            f.suit == first.suit && f.rank.index().abs_diff(first.rank.index()) < 6
+                        }
+                        _ => false,
+                    };
+                    hand.extend(
+                        pool[20..]
+                            .iter()
+                            .filter(|c| c.kind().face().is_some_and(same))
+                            .take(5),
+                    );
+                }
+                hand.sort_unstable();
+                let kinds: Vec<CardKind> = hand.iter().map(|c| c.kind()).collect();
+                let Some(natural) = NaturalHand::of(&checker, &hand) else {
+                    panic!("{name}: a hand without wild cards");
+                };
+                let Some((groups, faces)) = natural.groups(&rules) else {
+                    continue;
+                };
+                let read = single_meld_declarations(&checker, &rules, &kinds);
+                assert_eq!(groups, read.len(), "{name}: {kinds:?}");
+                for d in &read {
+                    for f in d.ordered.iter().filter_map(|c| c.card.face()) {
+                        assert!(
+                            faces[f.suit.index()] >> f.rank.index() & 1 == 1,
+                            "{name}: {f:?}"
+                        );
+                    }
+                    big_sets += usize::from(
+                        d.kind == romme_core::meld::MeldKind::Set && d.ordered.len() > 3,
+                    );
+                    long_runs += usize::from(d.ordered.len() > 5);
+                }
+                hands += 1;
+                melds += read.len();
+            }
+        }
+        assert!(hands > 2_000, "only {hands} hands");
+        assert!(melds > 2_000, "only {melds} melds");
+        assert!(big_sets > 100, "only {big_sets} sets of four or more");
+        assert!(long_runs > 100, "only {long_runs} runs of six or more");
+    }
+}
