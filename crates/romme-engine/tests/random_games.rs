@@ -391,6 +391,29 @@ fn one_long_match() {
     }
 }
 
+/// How often each action of `legal` comes up in `draws` calls of
+/// `random_legal_action` for `seat` (each must be one of them).
+fn draw_counts(
+    game: &Game,
+    seat: usize,
+    legal: &[Action],
+    draws: usize,
+    rng: &mut ChaCha8Rng,
+) -> Vec<usize> {
+    let mut counts = vec![0usize; legal.len()];
+    for _ in 0..draws {
+        let a = game
+            .random_legal_action(seat, rng)
+            .expect("a legal action exists");
+        let i = legal
+            .iter()
+            .position(|l| *l == a)
+            .unwrap_or_else(|| panic!("{a:?} is not in the legal list"));
+        counts[i] += 1;
+    }
+    counts
+}
+
 /// Where `random_legal_action` draws before listing (a hand without wild
 /// cards after drawing: the discards, calls and end of turn against a
 /// bound on the plays, the listing built only when a play's slot is
@@ -430,17 +453,7 @@ fn the_draw_before_the_listing_stays_uniform() {
                 let plays = legal.iter().filter(|a| is_play(a)).count();
                 if plays > 0 && plays < legal.len() {
                     let draws = 150 * legal.len();
-                    let mut counts = vec![0usize; legal.len()];
-                    for _ in 0..draws {
-                        let a = game
-                            .random_legal_action(seat, &mut rng)
-                            .expect("a legal action exists");
-                        let i = legal
-                            .iter()
-                            .position(|l| *l == a)
-                            .unwrap_or_else(|| panic!("{a:?} is not in the legal list"));
-                        counts[i] += 1;
-                    }
+                    let counts = draw_counts(&game, seat, &legal, draws, &mut rng);
                     let p = 1.0 / legal.len() as f64;
                     let sd = (draws as f64 * p * (1.0 - p)).sqrt();
                     for (a, &c) in legal.iter().zip(&counts) {
@@ -512,17 +525,7 @@ fn random_legal_action_is_uniform_over_the_legal_list() {
                 });
                 let rearrange = legal.iter().any(|a| matches!(a, Action::Rearrange { .. }));
                 let draws = 60 * legal.len();
-                let mut counts = vec![0usize; legal.len()];
-                for _ in 0..draws {
-                    let a = game
-                        .random_legal_action(seat, &mut rng)
-                        .expect("a legal action exists");
-                    let i = legal
-                        .iter()
-                        .position(|l| *l == a)
-                        .unwrap_or_else(|| panic!("{a:?} is not in the legal list"));
-                    counts[i] += 1;
-                }
+                let counts = draw_counts(&game, seat, &legal, draws, &mut rng);
                 for (a, &c) in legal.iter().zip(&counts) {
                     // 60 expected, standard deviation under 8.
                     assert!((20..=100).contains(&c), "{a:?} drawn {c} times of {draws}");
