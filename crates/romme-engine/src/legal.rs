@@ -406,9 +406,16 @@ impl Game {
         // being discarded: a way out with nothing to meld or lay off, which
         // is no action of its own (see `plan_action`).
         let discard = self.rules.going_out.final_discard == FinalDiscard::Required;
-        if discard && hand.len() <= 1 {
+        if (discard && hand.len() <= 1) || !self.way_out_may_exist(seat) {
             return Vec::new();
         }
+        self.solver_way_out(seat, hand)
+    }
+
+    /// [`Game::go_out_candidates`] without its first checks: the solver's
+    /// way out for `seat`'s `hand` as an action, if it finds one the
+    /// listing can play.
+    fn solver_way_out(&self, seat: usize, hand: &[CardKind]) -> Vec<Action> {
         let Some(tables) = self.solver_tables() else {
             return Vec::new();
         };
@@ -548,7 +555,9 @@ impl Game {
         let mut deferred = none;
         match searches {
             Searches::Listed => out.extend(self.go_out_candidates(seat, &hand)),
-            Searches::Deferred => deferred.go_out = hand.len() <= GO_OUT_HAND,
+            Searches::Deferred => {
+                deferred.go_out = hand.len() <= GO_OUT_HAND && self.way_out_may_exist(seat);
+            }
         }
         // Single-card lay-offs (a joker once per reading), of the cards
         // and onto the melds the rules let the seat lay off.
@@ -1001,6 +1010,12 @@ impl LyingTable {
             takers,
             jokers,
         }
+    }
+
+    /// Whether some table meld could take a natural card of face `f`
+    /// ([`MeldShape::could_extend`]).
+    pub(crate) fn takes(&self, f: Face) -> bool {
+        self.takers[f.index()] > 0
     }
 
     /// At most how many lay-offs (when `lay_offs`) and joker exchanges
@@ -2129,5 +2144,43 @@ mod tests {
         // Every preset but those with hidden melds (concealed), the
         // patience and Five Crowns' round wild cards in every hand.
         assert!(presets_bounded.len() >= 8, "bounded in {presets_bounded:?}");
+    }
+
+    /// Where the way out is ruled out before the solver is asked
+    /// ([`Game::way_out_may_exist`]), the solver finds no way out the
+    /// listing could play. On random walks through every preset, at every
+    /// short hand on turn after drawing; among them hands ruled out, and
+    /// hands with a way out (so that the check lets some through).
+    #[test]
+    fn a_way_out_ruled_out_is_one_the_solver_does_not_find() {
+        let (mut asked, mut ruled_out, mut found) = (0, 0, 0);
+        let walks = crate::walk::Walks {
+            seats: 3,
+            matches: 30,
+            steps: 400,
+            seed: 12,
+        };
+        walks.run(|name, _, game, seat| {
+            let Some(hand) = game.hands.get(seat) else {
+                return;
+            };
+            if game.phase != Phase::Play || hand.is_empty() || hand.len() > GO_OUT_HAND {
+                return;
+            }
+            let kinds: Vec<CardKind> = hand.iter().map(|c| c.kind()).collect();
+            let way_out = game.solver_way_out(seat, &kinds);
+            asked += 1;
+            found += usize::from(!way_out.is_empty());
+            if !game.way_out_may_exist(seat) {
+                ruled_out += 1;
+                assert!(
+                    way_out.is_empty(),
+                    "{name}: {kinds:?} goes out by {way_out:?}"
+                );
+            }
+        });
+        assert!(asked > 5_000, "only {asked} short hands");
+        assert!(ruled_out > 3_000, "only {ruled_out} ruled out");
+        assert!(found > 500, "only {found} ways out");
     }
 }

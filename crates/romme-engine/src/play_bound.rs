@@ -29,11 +29,11 @@
 
 use romme_core::meld::MeldChecker;
 use romme_core::opening;
-use romme_core::ruleset::{LayOff, Ruleset, SetSuits};
+use romme_core::ruleset::{FinalDiscard, LayOff, Ruleset, SetSuits};
 use romme_core::{Card, CardKind, Face, Rank, Suit};
 
 use crate::game::{Game, Phase};
-use crate::legal::{GO_OUT_HAND, MAX_OPENINGS};
+use crate::legal::{GO_OUT_HAND, LyingTable, MAX_OPENINGS};
 
 /// Face slots, as [`Face::index`] counts them.
 const FACES: usize = Face::SLOTS;
@@ -88,12 +88,105 @@ impl Game {
                 0
             }
         };
-        let lays_off = self.rules.turn.lay_off != LayOff::Never
-            && (opened || self.rules.opening.lay_offs_count);
-        let table = self.lying_table().natural_plays_at_most(kinds, lays_off);
-        let searches =
-            usize::from(hand.len() <= GO_OUT_HAND) + usize::from(self.may_rearrange(seat));
+        let lays_off = self.lays_off_now(seat);
+        let lying = self.lying_table();
+        let table = lying.natural_plays_at_most(kinds, lays_off);
+        let go_out = hand.len() <= GO_OUT_HAND
+            && self.natural_way_out_may_exist(seat, &natural, &faces, &lying);
+        let searches = usize::from(go_out) + usize::from(self.may_rearrange(seat));
         Some(melds.saturating_add(table).saturating_add(searches))
+    }
+
+    /// Whether `seat` may lay off now (before its opening only where lay-offs
+    /// count toward it): what the listing's lay-offs ask of every card.
+    fn lays_off_now(&self, seat: usize) -> bool {
+        let opened = self.opened.get(seat).copied().unwrap_or(false);
+        self.rules.turn.lay_off != LayOff::Never && (opened || self.rules.opening.lay_offs_count)
+    }
+
+    /// Whether the solver's way out may find a play for `seat`: false only
+    /// where the hand holds no wild card and more of its cards than a way
+    /// out may leave (the final discard) lie in no meld of the hand and
+    /// could not be laid off (see [`Game::natural_way_out_may_exist`]).
+    /// The listing's slot for the way out, and the way out itself, ask this
+    /// first.
+    pub(crate) fn way_out_may_exist(&self, seat: usize) -> bool {
+        let Some(hand) = self.hands.get(seat) else {
+            return false;
+        };
+        let Ok(checker) = self.checker() else {
+            return true;
+        };
+        let Some(natural) = NaturalHand::of(&checker, hand) else {
+            return true;
+        };
+        let Some((_, faces)) = natural.groups(&self.rules) else {
+            return true;
+        };
+        self.natural_way_out_may_exist(seat, &natural, &faces, &self.lying_table())
+    }
+
+    /// [`Game::way_out_may_exist`] for a hand without wild cards, given its
+    /// [`NaturalHand`], the faces in its groups and the table. A way out
+    /// that the listing can play puts down every card but the final
+    /// discard in new melds (groups of the hand) and lay-offs without a
+    /// joker exchange. A card can be laid off only where a table meld
+    /// could take it ([`LyingTable::takes`]) or next to a card of its suit
+    /// that can (laid off first, in a row). A necessary condition only:
+    /// copies, the rules of sets, and which melds the seat may lay off on
+    /// are not looked at. With a rest allowed (a call of Rommé), always
+    /// true.
+    fn natural_way_out_may_exist(
+        &self,
+        seat: usize,
+        natural: &NaturalHand,
+        faces: &[u16; 5],
+        lying: &LyingTable,
+    ) -> bool {
+        let going_out = &self.rules.going_out;
+        if going_out.rest_allowed > 0 {
+            return true;
+        }
+        let Some(hand) = self.hands.get(seat) else {
+            return false;
+        };
+        let lays_off = self.lays_off_now(seat);
+        // Per suit, the ranks held that can be laid off: those a table meld
+        // takes, then their neighbours in the hand (round the corner too),
+        // and theirs.
+        let mut placed = *faces;
+        for (s, place) in placed.iter_mut().enumerate() {
+            let held = natural.suit_ranks[s];
+            if !lays_off || held == 0 {
+                continue;
+            }
+            let mut layable = 0u16;
+            let mut bits = held;
+            while bits != 0 {
+                let r = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if lying.takes(Face::new(Rank::ALL[r], Suit::ALL[s])) {
+                    layable |= 1 << r;
+                }
+            }
+            loop {
+                const ALL: u16 = (1 << 13) - 1;
+                let next = ((layable << 1) | (layable >> 1) | (layable << 12) | (layable >> 12))
+                    & ALL
+                    & held;
+                if next & !layable == 0 {
+                    break;
+                }
+                layable |= next;
+            }
+            *place |= layable;
+        }
+        let left = hand
+            .iter()
+            .filter_map(|c| c.kind().face())
+            .filter(|f| placed[f.suit.index()] >> f.rank.index() & 1 == 0)
+            .count();
+        left <= usize::from(going_out.final_discard != FinalDiscard::Never)
     }
 }
 
