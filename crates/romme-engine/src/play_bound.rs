@@ -24,8 +24,14 @@
 //! them, each at its highest value, may reach the threshold
 //! ([`opening::points_may_open`]), else at most one per subset of them
 //! and [`MAX_OPENINGS`] at most. The lay-offs and joker exchanges are
-//! counted per card kind from the table's
-//! [`LyingTable`](crate::legal::LyingTable).
+//! counted per card kind from the table's [`LyingTable`].
+//!
+//! The same counts rule out the solver's way out for most short hands
+//! ([`Game::way_out_may_exist`]): a way out the listing can play puts
+//! every card but the final discard into a group of the hand or lays it
+//! off, so a hand with more cards than that outside its groups and out of
+//! the table's reach has none. Its slot is then not given, and the solver
+//! is not asked.
 
 use romme_core::meld::MeldChecker;
 use romme_core::opening;
