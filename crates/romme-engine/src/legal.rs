@@ -509,14 +509,7 @@ impl Game {
         }
         // The hand's kinds, on the stack for ordinary hands.
         let hand: Kinds = self.hands[seat].iter().map(|c| c.kind()).collect();
-        // Each kind once (the hand is in order), collected without a copy
-        // of the hand.
-        let mut kinds = Kinds::new();
-        for &k in &hand {
-            if kinds.last() != Some(&k) {
-                kinds.push(k);
-            }
-        }
+        let kinds = distinct_kinds(hand.iter().copied());
         if self.rules.concealed.enabled {
             let mut out: Vec<Action> = kinds
                 .into_iter()
@@ -669,13 +662,7 @@ impl QuickDraw {
         if game.phase != Phase::Play || seat != game.turn {
             return None;
         }
-        let mut kinds = Kinds::new();
-        for c in game.hands.get(seat)? {
-            let k = c.kind();
-            if kinds.last() != Some(&k) {
-                kinds.push(k);
-            }
-        }
+        let kinds = distinct_kinds(game.hands.get(seat)?.iter().map(|c| c.kind()));
         let plays = game.plays_at_most(seat, &kinds)?;
         let calls = game.rules.going_out.rest_allowed > 0;
         let quick = kinds.len() + if calls { kinds.len() + 1 } else { 0 } + 1;
@@ -777,6 +764,18 @@ impl QuickDraw {
 
 /// Card kinds of a hand, on the stack for ordinary hands.
 pub(crate) type Kinds = SmallVec<[CardKind; 16]>;
+
+/// Each of a hand's card kinds once: `kinds` in the hand's order (sorted,
+/// so copies are neighbours), collected without a copy of the hand.
+fn distinct_kinds(kinds: impl Iterator<Item = CardKind>) -> Kinds {
+    let mut out = Kinds::new();
+    for k in kinds {
+        if out.last() != Some(&k) {
+            out.push(k);
+        }
+    }
+    out
+}
 
 /// Where a single meld is in a listing's groups: (group, reading).
 type MeldRef = (u32, u32);

@@ -175,8 +175,8 @@ impl Game {
                     layable |= 1 << r;
                 }
             }
+            const ALL: u16 = (1 << 13) - 1;
             loop {
-                const ALL: u16 = (1 << 13) - 1;
                 let next = ((layable << 1) | (layable >> 1) | (layable << 12) | (layable >> 12))
                     & ALL
                     & held;
