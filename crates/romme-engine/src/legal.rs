@@ -1032,8 +1032,10 @@ impl LyingTable {
                             0
                         }
                 }
-                // A joker may go anywhere: no bound.
-                CardKind::Joker => usize::MAX / 4,
+                // A joker laid off may go anywhere: no bound. It is not
+                // exchanged for a joker.
+                CardKind::Joker if lay_offs => usize::MAX / 4,
+                CardKind::Joker => 0,
             })
             .fold(0, usize::saturating_add)
     }
@@ -2091,6 +2093,7 @@ mod tests {
     #[test]
     fn the_play_bound_holds_every_play_the_listing_has() {
         let (mut bounded, mut with_plays, mut exact, mut points_ruled_out) = (0, 0, 0, 0);
+        let (mut wild_bounded, mut wild_ruled_out, mut wild_opening) = (0, 0, 0);
         let mut presets_bounded = std::collections::BTreeSet::new();
         let walks = crate::walk::Walks {
             seats: 3,
@@ -2125,12 +2128,23 @@ mod tests {
             with_plays += usize::from(plays > 0);
             exact += usize::from(plays == q.plays && plays > 0);
             let opened = game.opened[seat];
-            if !opened && q.plays == 0 {
-                let hand: Vec<CardKind> = game.hands[seat].iter().map(|c| c.kind()).collect();
-                let checker = game.checker().expect("checker");
-                if !single_melds(&checker, &game.rules, &hand, None).is_empty() {
-                    points_ruled_out += 1;
-                }
+            let hand: Vec<CardKind> = game.hands[seat].iter().map(|c| c.kind()).collect();
+            let checker = game.checker().expect("checker");
+            let wild = hand.iter().any(|&k| checker.is_wild(k));
+            if !opened
+                && q.plays == 0
+                && !single_melds(&checker, &game.rules, &hand, None).is_empty()
+            {
+                points_ruled_out += 1;
+                wild_ruled_out += usize::from(wild);
+            }
+            if wild {
+                wild_bounded += 1;
+                wild_opening += usize::from(
+                    listing.items[..start]
+                        .iter()
+                        .any(|c| matches!(c, Candidate::Melds(_))),
+                );
             }
         });
         assert!(bounded > 10_000, "only {bounded} positions bounded");
@@ -2140,6 +2154,15 @@ mod tests {
             points_ruled_out > 300,
             "only {points_ruled_out} openings ruled out"
         );
+        // Hands holding a wild card before the opening: bounded, some
+        // ruled out although they have single melds, some listing an
+        // opening under the bound.
+        assert!(wild_bounded > 800, "only {wild_bounded} wild hands bounded");
+        assert!(
+            wild_ruled_out > 100,
+            "only {wild_ruled_out} wild openings ruled out"
+        );
+        assert!(wild_opening > 300, "only {wild_opening} wild hands opening");
         // Every preset but those with hidden melds (concealed), the
         // patience and Five Crowns' round wild cards in every hand.
         assert!(presets_bounded.len() >= 8, "bounded in {presets_bounded:?}");

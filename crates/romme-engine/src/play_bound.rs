@@ -26,6 +26,14 @@
 //! and [`MAX_OPENINGS`] at most. The lay-offs and joker exchanges are
 //! counted per card kind from the table's [`LyingTable`].
 //!
+//! A hand with one wild card before its opening (where lay-offs do not
+//! count toward it) is bounded too: its plays are its opening
+//! combinations and joker exchanges. The combinations hold at most one
+//! meld with the wild card, so their points are bounded by the groups'
+//! cards and the best such meld's gain (`Game::one_wild_may_open`);
+//! where they cannot reach the threshold there are none, else
+//! [`MAX_OPENINGS`] at most.
+//!
 //! The same counts rule out the solver's way out for most short hands
 //! ([`Game::way_out_may_exist`]): a way out the listing can play puts
 //! every card but the final discard into a group of the hand or lays it
@@ -61,11 +69,25 @@ impl Game {
         }
         let checker = self.checker().ok()?;
         let hand = self.hands.get(seat)?;
-        let natural = NaturalHand::of(&checker, hand)?;
-        let (groups, faces) = natural.groups(&self.rules)?;
+        let (natural, wilds) = NaturalHand::of_naturals(&checker, hand);
         let opened = self.opened.get(seat).copied().unwrap_or(false);
-        let melds = if opened || groups == 0 {
+        let lays_off = self.lays_off_now(seat);
+        // A wild card is bounded only before the opening, where it can go
+        // nowhere but into a new meld.
+        if wilds > 1 || (wilds == 1 && (opened || lays_off)) {
+            return None;
+        }
+        let (groups, faces) = natural.groups(&self.rules)?;
+        let melds = if opened {
             groups
+        } else if wilds == 1 {
+            if self.one_wild_may_open(&natural, groups, &faces, hand) {
+                MAX_OPENINGS
+            } else {
+                0
+            }
+        } else if groups == 0 {
+            0
         } else {
             // A combination of melds puts each card down once: together at
             // most the cards that lie in some meld, each at its highest
@@ -94,11 +116,10 @@ impl Game {
                 0
             }
         };
-        let lays_off = self.lays_off_now(seat);
         let lying = self.lying_table();
         let table = lying.natural_plays_at_most(kinds, lays_off);
         let go_out = hand.len() <= GO_OUT_HAND
-            && self.natural_way_out_may_exist(seat, &natural, &faces, &lying);
+            && (wilds > 0 || self.natural_way_out_may_exist(seat, &natural, &faces, &lying));
         let searches = usize::from(go_out) + usize::from(self.may_rearrange(seat));
         Some(melds.saturating_add(table).saturating_add(searches))
     }
@@ -108,6 +129,174 @@ impl Game {
     fn lays_off_now(&self, seat: usize) -> bool {
         let opened = self.opened.get(seat).copied().unwrap_or(false);
         self.rules.turn.lay_off != LayOff::Never && (opened || self.rules.opening.lay_offs_count)
+    }
+
+    /// Whether a hand of `natural` cards and one wild card might open: a
+    /// necessary condition only, worked out from bit masks (see the module
+    /// docs). `groups` and `faces` are the natural cards' groups
+    /// ([`NaturalHand::groups`]).
+    ///
+    /// An opening combination holds groups of the natural cards and at
+    /// most one meld with the wild card. Its points are at most those of
+    /// the cards in some group (`faces`), each at its highest value, plus
+    /// the wild meld's gain: the wild card's value and that of its natural
+    /// cards outside the groups. The wild meld is a set of one rank, a run
+    /// whose one gap (or end) the wild card fills between cards held, or
+    /// a group of natural cards with the wild card in a card's place
+    /// (worth that card, which lies in another meld). Rules that limit
+    /// the wild card (how many per meld, next to each other, at the ends)
+    /// are not looked at, and a run round the corner gives no bound.
+    fn one_wild_may_open(
+        &self,
+        natural: &NaturalHand,
+        groups: usize,
+        faces: &[u16; 5],
+        hand: &[Card],
+    ) -> bool {
+        let rules = &self.rules;
+        let m = &rules.melds;
+        if m.runs.wrap_around {
+            return true;
+        }
+        let values = &rules.values;
+        let high = |f: Face| values.value(f, true).max(values.value(f, false));
+        let in_groups = |f: Face| faces[f.suit.index()] >> f.rank.index() & 1 == 1;
+        // The cards that could lie in some meld, as `faces`.
+        let mut meldable = *faces;
+        let (mut points, mut gain) = (0u32, 0u32);
+        for f in hand.iter().filter_map(|c| c.kind().face()) {
+            if in_groups(f) {
+                points += high(f);
+                // The wild card in this card's place.
+                gain = gain.max(high(f));
+            }
+        }
+        let min = usize::from(m.min_len);
+        let distinct = m.sets.suits == SetSuits::Distinct;
+        let suits = rules.deck.kind.suits();
+        let max_set = match (m.sets.max_len.get(), distinct) {
+            (Some(n), _) => usize::from(n),
+            (None, true) => suits.len(),
+            (None, false) => 2 * suits.len(),
+        };
+        // Sets: the wild card with cards of one rank.
+        for (r, &held) in natural.rank_suits.iter().enumerate() {
+            if held == 0 {
+                continue;
+            }
+            let rank = Rank::ALL[r];
+            let (mut usable, mut outside) = (0usize, 0usize);
+            for &s in suits {
+                if held >> s.index() & 1 == 0 {
+                    continue;
+                }
+                let f = Face::new(rank, s);
+                let n = if distinct {
+                    1
+                } else {
+                    usize::from(natural.copies[f.index()])
+                };
+                usable += n;
+                if !in_groups(f) {
+                    outside += n;
+                }
+            }
+            if usable + 1 < min {
+                continue;
+            }
+            let v = high(Face::new(rank, suits[0]));
+            let naturals =
+                u32::try_from(outside.min(max_set.saturating_sub(1))).unwrap_or(u32::MAX);
+            gain = gain.max(v.saturating_mul(naturals + 1));
+            for (s, bits) in meldable.iter_mut().enumerate() {
+                *bits |= u16::from(held >> s & 1) << r;
+            }
+        }
+        // Runs: the line of ranks as in `groups` (the ace low at position
+        // 0, the two to the king at 1..=12, the ace high at 13), the wild
+        // card at a position not held, the cards held either side of it.
+        let ace = Rank::Ace.index();
+        let (low, high_ace) = (m.runs.ace_low, m.runs.ace_high);
+        let mut line_ok = 0u32;
+        for &r in rules.deck.kind.ranks() {
+            if r == Rank::Ace {
+                line_ok |= u32::from(low) | u32::from(high_ace) << 13;
+            } else {
+                line_ok |= 1 << (r.index() + 1);
+            }
+        }
+        let to_line = |bits: u16| -> u32 {
+            let has_ace = bits >> ace & 1 == 1;
+            (u32::from(bits & !(1 << ace)) << 1)
+                | u32::from(has_ace && low)
+                | u32::from(has_ace && high_ace) << 13
+        };
+        let face_at = |p: u32, suit: Suit| -> (Face, u32) {
+            match p {
+                0 => (
+                    Face::new(Rank::Ace, suit),
+                    values.value(Face::new(Rank::Ace, suit), true),
+                ),
+                13 => (
+                    Face::new(Rank::Ace, suit),
+                    values.value(Face::new(Rank::Ace, suit), false),
+                ),
+                _ => {
+                    let f = Face::new(Rank::ALL[p as usize - 1], suit);
+                    (f, values.value(f, false))
+                }
+            }
+        };
+        for &suit in suits {
+            let s = suit.index();
+            let held = to_line(natural.suit_ranks[s]) & line_ok;
+            let outside = to_line(natural.suit_ranks[s] & !faces[s]) & line_ok;
+            let mut gaps = line_ok & !held;
+            while gaps != 0 {
+                let p = gaps.trailing_zeros();
+                gaps &= gaps - 1;
+                // The held positions next to `p`, below and above.
+                let below = held.checked_shl(32 - p).map_or(0, |b| b.leading_ones());
+                let above = (held >> (p + 1)).trailing_ones();
+                if ((below + above + 1) as usize) < min {
+                    continue;
+                }
+                let window = ((1u32 << (below + above + 1)) - 1) << (p - below);
+                let mut g = face_at(p, suit).1;
+                let mut bits = outside & window;
+                while bits != 0 {
+                    let q = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    g += face_at(q, suit).1;
+                }
+                gain = gain.max(g);
+                let mut bits = held & window;
+                while bits != 0 {
+                    let q = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    let f = face_at(q, suit).0;
+                    meldable[s] |= 1 << f.rank.index();
+                }
+            }
+        }
+        let wild_meld = !rules.opening.naturals_only;
+        let cards = hand
+            .iter()
+            .filter_map(|c| c.kind().face())
+            .filter(|f| meldable[f.suit.index()] >> f.rank.index() & 1 == 1)
+            .count();
+        let all = opening::Tally {
+            melds: groups + usize::from(wild_meld),
+            sum: points + if wild_meld { gain } else { 0 },
+            top: points + if wild_meld { gain } else { 0 },
+            wild_melds: usize::from(wild_meld),
+        };
+        self.tally_may_open(
+            &all,
+            cards + usize::from(wild_meld),
+            hand.len(),
+            self.opening_table_value(),
+        )
     }
 
     /// Whether the solver's way out may find a play for `seat`: false only
@@ -208,22 +397,35 @@ struct NaturalHand {
 impl NaturalHand {
     /// `None` when the hand holds a wild card.
     fn of(checker: &MeldChecker, hand: &[Card]) -> Option<NaturalHand> {
+        match NaturalHand::of_naturals(checker, hand) {
+            (h, 0) => Some(h),
+            _ => None,
+        }
+    }
+
+    /// The hand's natural cards (those not wild), and how many wild cards
+    /// it holds besides.
+    fn of_naturals(checker: &MeldChecker, hand: &[Card]) -> (NaturalHand, usize) {
         let mut h = NaturalHand {
             suit_ranks: [0; 5],
             rank_suits: [0; 13],
             copies: [0; FACES],
         };
+        let mut wilds = 0;
         for c in hand {
             let k = c.kind();
             let f = match k {
                 CardKind::Natural(f) if !checker.is_wild(k) => f,
-                _ => return None,
+                _ => {
+                    wilds += 1;
+                    continue;
+                }
             };
             h.suit_ranks[f.suit.index()] |= 1 << f.rank.index();
             h.rank_suits[f.rank.index()] |= 1 << f.suit.index();
             h.copies[f.index()] = h.copies[f.index()].saturating_add(1);
         }
-        Some(h)
+        (h, wilds)
     }
 
     /// How many groups the listing's single melds are read from (sets of
