@@ -251,7 +251,9 @@ impl Game {
             let s = suit.index();
             let held = to_line(natural.suit_ranks[s]) & line_ok;
             let outside = to_line(natural.suit_ranks[s] & !faces[s]) & line_ok;
-            let mut gaps = line_ok & !held;
+            // A position with no card held next to it gives a run of one
+            // card (`groups` has ruled out melds shorter than two).
+            let mut gaps = line_ok & !held & (held << 1 | held >> 1);
             while gaps != 0 {
                 let p = gaps.trailing_zeros();
                 gaps &= gaps - 1;
