@@ -26,13 +26,13 @@
 //! and [`MAX_OPENINGS`] at most. The lay-offs and joker exchanges are
 //! counted per card kind from the table's [`LyingTable`].
 //!
-//! A hand with one wild card before its opening (where lay-offs do not
-//! count toward it) is bounded too: its plays are its opening
-//! combinations and joker exchanges. The combinations hold at most one
-//! meld with the wild card, so their points are bounded by the groups'
-//! cards and the best such meld's gain (`Game::one_wild_may_open`);
-//! where they cannot reach the threshold there are none, else
-//! [`MAX_OPENINGS`] at most.
+//! A hand with wild cards before its opening (where lay-offs do not count
+//! toward it) is bounded too: its plays are its opening combinations
+//! ([`MAX_OPENINGS`] at most) and joker exchanges. With one wild card, the
+//! combinations hold at most one meld with the wild card, so their points
+//! are bounded by the groups' cards and the best such meld's gain
+//! (`Game::one_wild_may_open`): where they cannot reach the threshold
+//! there are none.
 //!
 //! The same counts rule out the solver's way out for most short hands
 //! ([`Game::way_out_may_exist`]): a way out the listing can play puts
@@ -74,12 +74,15 @@ impl Game {
         let lays_off = self.lays_off_now(seat);
         // A wild card is bounded only before the opening, where it can go
         // nowhere but into a new meld.
-        if wilds > 1 || (wilds == 1 && (opened || lays_off)) {
+        if wilds > 0 && (opened || lays_off) {
             return None;
         }
         let (groups, faces) = natural.groups(&self.rules)?;
         let melds = if opened {
             groups
+        } else if wilds > 1 {
+            // Two wild cards fit nearly any card: no points bound.
+            MAX_OPENINGS
         } else if wilds == 1 {
             if self.one_wild_may_open(&natural, groups, &faces, hand) {
                 MAX_OPENINGS
