@@ -586,6 +586,68 @@ mod tests {
     use super::*;
     use crate::legal::single_meld_declarations;
 
+    /// Worked examples of the one-wild check (`klassisch`: 40 points to
+    /// open, the ace high or low). The largest opening each hand has is
+    /// worked out by hand; the check may say yes above it (it is a bound)
+    /// but never no below it, and these examples are tight.
+    #[test]
+    fn one_wild_card_examples() {
+        let Some(Ok(klassisch)) = presets::load("klassisch") else {
+            panic!("klassisch loads");
+        };
+        let may_open = |rules: &Ruleset, cards: &str| -> bool {
+            let game = Game::new(rules.clone(), 3, 1).expect("a game");
+            let checker = game.checker().expect("a checker");
+            let mut copies = std::collections::HashMap::new();
+            let hand: Vec<Card> = cards
+                .split_whitespace()
+                .map(|t| {
+                    let kind: CardKind = t.parse().expect("a card");
+                    let n = copies.entry(kind).or_insert(0u8);
+                    *n += 1;
+                    match kind {
+                        CardKind::Natural(f) => Card::natural(f, *n - 1),
+                        CardKind::Joker => Card::joker(*n - 1),
+                    }
+                    .expect("a card of the deck")
+                })
+                .collect();
+            let (natural, wilds) = NaturalHand::of_naturals(&checker, &hand);
+            assert_eq!(wilds, 1, "{cards}");
+            let (groups, faces) = natural.groups(rules).expect("groups");
+            game.one_wild_may_open(&natural, groups, &faces, &hand)
+        };
+        // Each hand ends in cards that make no meld with the others or the
+        // joker, so that the hand cannot go out at once (which would waive
+        // the threshold).
+        // K K and the joker: 30 points.
+        assert!(!may_open(&klassisch, "Kh Ks * 2c 7d 4s"));
+        // 10 J _ K with the joker as the queen: 40.
+        assert!(may_open(&klassisch, "10h Jh Kh * 2c 7d 4s"));
+        // 9 _ J _ K: the joker fills one gap, 30 at most.
+        assert!(!may_open(&klassisch, "9h Jh Kh * 2c 7d 4s"));
+        // A natural run (6 7 8, 21) and the joker with 9 and J (29): 50.
+        assert!(may_open(&klassisch, "6d 7d 8d 9s Js * 2c 4s Qc"));
+        // A natural run (6 7 8, 21) and the joker with two kings (30): 51.
+        assert!(may_open(&klassisch, "6d 7d 8d Kh Ks * 2c 4s Qc"));
+        // A natural set of threes (9) and the joker with two fives (15):
+        // 24.
+        assert!(!may_open(&klassisch, "3h 3s 3d 5h 5s * 2c 7d Qc"));
+        // The joker in a card's place: 9 10 J Q K of hearts with the ace
+        // only low. Best: 9 10 *=J and J Q K, 29 + 30 = 59 (the joker at
+        // the run's end, as the eight: 57).
+        let mut low_ace = klassisch.clone();
+        low_ace.melds.runs.ace_high = false;
+        for (threshold, opens) in [(59, true), (60, false)] {
+            low_ace.opening.threshold = threshold;
+            assert_eq!(
+                may_open(&low_ace, "9h 10h Jh Qh Kh * 2c 7d 4s"),
+                opens,
+                "threshold {threshold}"
+            );
+        }
+    }
+
     /// The counted groups are the listing's single melds: on random hands
     /// without wild cards of every preset (now and then with all suits of
     /// a rank, for the larger sets, or a long stretch of one suit), as
