@@ -1018,8 +1018,10 @@ impl LyingTable {
     }
 
     /// At most how many lay-offs (when `lay_offs`) and joker exchanges
-    /// the listing holds for the hand's natural `kinds` (each kind once).
-    pub(crate) fn natural_plays_at_most(&self, kinds: &[CardKind], lay_offs: bool) -> usize {
+    /// the listing holds for the hand's `kinds` (each kind once): a joker
+    /// in the hand is never exchanged, and where it may be laid off there
+    /// is no bound.
+    pub(crate) fn table_plays_at_most(&self, kinds: &[CardKind], lay_offs: bool) -> usize {
         kinds
             .iter()
             .map(|k| match k {

@@ -120,7 +120,7 @@ impl Game {
             }
         };
         let lying = self.lying_table();
-        let table = lying.natural_plays_at_most(kinds, lays_off);
+        let table = lying.table_plays_at_most(kinds, lays_off);
         let go_out = hand.len() <= GO_OUT_HAND
             && (wilds > 0 || self.natural_way_out_may_exist(seat, &natural, &faces, &lying));
         let searches = usize::from(go_out) + usize::from(self.may_rearrange(seat));
