@@ -1399,11 +1399,7 @@ pub(crate) fn single_melds(
     }
     wilds.sort_unstable();
     let min = usize::from(rules.melds.min_len);
-    let max_set = match (rules.melds.sets.suits, rules.melds.sets.max_len.get()) {
-        (_, Some(m)) => usize::from(m),
-        (SetSuits::Distinct, None) => rules.deck.kind.suits().len(),
-        (SetSuits::Any, None) => 2 * rules.deck.kind.suits().len(),
-    };
+    let max_set = crate::play_bound::largest_set(rules);
     let mut out: Vec<Arc<[Declaration]>> = Vec::with_capacity(8);
     // The groups emitted so far, where one can come twice: a few dozen at
     // most, looked through in a line (a hash set's allocation and hashing

@@ -95,14 +95,7 @@ impl Game {
             // A combination of melds puts each card down once: together at
             // most the cards that lie in some meld, each at its highest
             // value (an ace low or high).
-            let values = &self.rules.values;
-            let (mut points, mut cards) = (0u32, 0usize);
-            for f in hand.iter().filter_map(|c| c.kind().face()) {
-                if faces[f.suit.index()] >> f.rank.index() & 1 == 1 {
-                    points += values.value(f, true).max(values.value(f, false));
-                    cards += 1;
-                }
-            }
+            let (points, cards, _) = grouped(&self.rules, hand, &faces);
             let all = opening::Tally {
                 melds: groups,
                 sum: points,
@@ -162,26 +155,15 @@ impl Game {
             return true;
         }
         let values = &rules.values;
-        let high = |f: Face| values.value(f, true).max(values.value(f, false));
         let in_groups = |f: Face| faces[f.suit.index()] >> f.rank.index() & 1 == 1;
         // The cards that could lie in some meld, as `faces`.
         let mut meldable = *faces;
-        let (mut points, mut gain) = (0u32, 0u32);
-        for f in hand.iter().filter_map(|c| c.kind().face()) {
-            if in_groups(f) {
-                points += high(f);
-                // The wild card in this card's place.
-                gain = gain.max(high(f));
-            }
-        }
+        // The wild card in a grouped card's place gains that card.
+        let (points, _, mut gain) = grouped(rules, hand, faces);
         let min = usize::from(m.min_len);
         let distinct = m.sets.suits == SetSuits::Distinct;
         let suits = rules.deck.kind.suits();
-        let max_set = match (m.sets.max_len.get(), distinct) {
-            (Some(n), _) => usize::from(n),
-            (None, true) => suits.len(),
-            (None, false) => 2 * suits.len(),
-        };
+        let max_set = largest_set(rules);
         // Sets: the wild card with cards of one rank.
         for (r, &held) in natural.rank_suits.iter().enumerate() {
             if held == 0 {
@@ -207,7 +189,7 @@ impl Game {
             if usable + 1 < min {
                 continue;
             }
-            let v = high(Face::new(rank, suits[0]));
+            let v = highest_value(rules, Face::new(rank, suits[0]));
             let naturals =
                 u32::try_from(outside.min(max_set.saturating_sub(1))).unwrap_or(u32::MAX);
             gain = gain.max(v.saturating_mul(naturals + 1));
@@ -215,45 +197,22 @@ impl Game {
                 *bits |= u16::from(held >> s & 1) << r;
             }
         }
-        // Runs: the line of ranks as in `groups` (the ace low at position
-        // 0, the two to the king at 1..=12, the ace high at 13), the wild
-        // card at a position not held, the cards held either side of it.
-        let ace = Rank::Ace.index();
-        let (low, high_ace) = (m.runs.ace_low, m.runs.ace_high);
-        let mut line_ok = 0u32;
-        for &r in rules.deck.kind.ranks() {
-            if r == Rank::Ace {
-                line_ok |= u32::from(low) | u32::from(high_ace) << 13;
-            } else {
-                line_ok |= 1 << (r.index() + 1);
-            }
-        }
-        let to_line = |bits: u16| -> u32 {
-            let has_ace = bits >> ace & 1 == 1;
-            (u32::from(bits & !(1 << ace)) << 1)
-                | u32::from(has_ace && low)
-                | u32::from(has_ace && high_ace) << 13
-        };
-        let face_at = |p: u32, suit: Suit| -> (Face, u32) {
+        // Runs: the wild card at a position of the line of ranks not held,
+        // the cards held either side of it.
+        let line = RankLine::of(rules);
+        let line_ok = line.deck(rules);
+        // The value of a card at line position `p`.
+        let value_at = |p: u32, suit: Suit| -> u32 {
             match p {
-                0 => (
-                    Face::new(Rank::Ace, suit),
-                    values.value(Face::new(Rank::Ace, suit), true),
-                ),
-                13 => (
-                    Face::new(Rank::Ace, suit),
-                    values.value(Face::new(Rank::Ace, suit), false),
-                ),
-                _ => {
-                    let f = Face::new(Rank::ALL[p as usize - 1], suit);
-                    (f, values.value(f, false))
-                }
+                0 => values.value(Face::new(Rank::Ace, suit), true),
+                13 => values.value(Face::new(Rank::Ace, suit), false),
+                _ => values.value(Face::new(Rank::ALL[p as usize - 1], suit), false),
             }
         };
         for &suit in suits {
             let s = suit.index();
-            let held = to_line(natural.suit_ranks[s]) & line_ok;
-            let outside = to_line(natural.suit_ranks[s] & !faces[s]) & line_ok;
+            let held = line.of_ranks(natural.suit_ranks[s]) & line_ok;
+            let outside = line.of_ranks(natural.suit_ranks[s] & !faces[s]) & line_ok;
             // A position with no card held next to it gives a run of one
             // card (`groups` has ruled out melds shorter than two).
             let mut gaps = line_ok & !held & (held << 1 | held >> 1);
@@ -267,21 +226,15 @@ impl Game {
                     continue;
                 }
                 let window = ((1u32 << (below + above + 1)) - 1) << (p - below);
-                let mut g = face_at(p, suit).1;
+                let mut g = value_at(p, suit);
                 let mut bits = outside & window;
                 while bits != 0 {
                     let q = bits.trailing_zeros();
                     bits &= bits - 1;
-                    g += face_at(q, suit).1;
+                    g += value_at(q, suit);
                 }
                 gain = gain.max(g);
-                let mut bits = held & window;
-                while bits != 0 {
-                    let q = bits.trailing_zeros();
-                    bits &= bits - 1;
-                    let f = face_at(q, suit).0;
-                    meldable[s] |= 1 << f.rank.index();
-                }
+                meldable[s] |= line.ranks(held & window);
             }
         }
         let wild_meld = !rules.opening.naturals_only;
@@ -458,12 +411,7 @@ impl NaturalHand {
         }
         let min = usize::from(m.min_len);
         let distinct = m.sets.suits == SetSuits::Distinct;
-        let suits = rules.deck.kind.suits().len();
-        let max_set = match (m.sets.max_len.get(), distinct) {
-            (Some(n), _) => usize::from(n),
-            (None, true) => suits,
-            (None, false) => 2 * suits,
-        };
+        let max_set = largest_set(rules);
         let mut groups = 0usize;
         let mut faces = [0u16; 5];
         // Sets: every choice of `min..=max_set` cards of a rank, of distinct
@@ -488,19 +436,15 @@ impl NaturalHand {
                 *bits |= u16::from(held >> s & 1) << r;
             }
         }
-        // The line: the ace low (position 0) where it may be, the two to
-        // the king (1..=12), the ace high (13) where it may be. The ranks
-        // a deck lacks are never held, so the deck's ranks lie in a row.
-        let ace = 1u16 << Rank::Ace.index();
-        let (low, high) = (m.runs.ace_low, m.runs.ace_high || m.runs.wrap_around);
+        // Runs along the line of ranks. The ranks a deck lacks are never
+        // held, so the deck's ranks lie in a row.
+        let ranks = RankLine::of(rules);
         for (s, bits) in faces.iter_mut().enumerate() {
             let r = self.suit_ranks[s];
             if ones(r) < min {
                 continue;
             }
-            let has_ace = r & ace != 0;
-            let mut line = u32::from(r & !ace) << 1;
-            line |= u32::from(has_ace && low) | u32::from(has_ace && high) << 13;
+            let mut line = ranks.of_ranks(r);
             while line != 0 {
                 let at = line.trailing_zeros();
                 let len = (line >> at).trailing_ones();
@@ -511,11 +455,7 @@ impl NaturalHand {
                 }
                 let spare = len as usize - min + 1;
                 groups += spare * (spare + 1) / 2;
-                // Line positions back to ranks.
-                *bits |= (window >> 1) as u16 & !ace;
-                if window & (1 | 1 << 13) != 0 {
-                    *bits |= ace;
-                }
+                *bits |= ranks.ranks(window);
             }
         }
         Some((groups, faces))
@@ -551,6 +491,91 @@ impl NaturalHand {
         }
         ways[min..=max.min(most)].iter().sum()
     }
+}
+
+/// The line of ranks a run is read along, as bits of a `u32`: the ace
+/// low at position 0 where the rules allow it, the two to the king at
+/// 1..=12, the ace high at 13 where the rules allow it (or runs go round
+/// the corner).
+#[derive(Clone, Copy)]
+struct RankLine {
+    low: bool,
+    high: bool,
+}
+
+impl RankLine {
+    fn of(rules: &Ruleset) -> RankLine {
+        let runs = &rules.melds.runs;
+        RankLine {
+            low: runs.ace_low,
+            high: runs.ace_high || runs.wrap_around,
+        }
+    }
+
+    /// The positions of `ranks` (a bit per [`Rank::index`]).
+    fn of_ranks(self, ranks: u16) -> u32 {
+        let ace = Rank::Ace.index();
+        let has_ace = ranks >> ace & 1 == 1;
+        (u32::from(ranks & !(1 << ace)) << 1)
+            | u32::from(has_ace && self.low)
+            | u32::from(has_ace && self.high) << 13
+    }
+
+    /// The ranks at `positions` (the inverse of [`RankLine::of_ranks`]).
+    fn ranks(self, positions: u32) -> u16 {
+        let ace = 1u16 << Rank::Ace.index();
+        let mut bits = (positions >> 1) as u16 & !ace;
+        if positions & (1 | 1 << 13) != 0 {
+            bits |= ace;
+        }
+        bits
+    }
+
+    /// The positions of the deck's ranks.
+    fn deck(self, rules: &Ruleset) -> u32 {
+        let all = rules
+            .deck
+            .kind
+            .ranks()
+            .iter()
+            .fold(0u16, |bits, r| bits | 1 << r.index());
+        self.of_ranks(all)
+    }
+}
+
+/// The most cards a set may hold: its limit, else one per suit (distinct
+/// suits) or two (any suits, from two decks).
+pub(crate) fn largest_set(rules: &Ruleset) -> usize {
+    let sets = &rules.melds.sets;
+    let suits = rules.deck.kind.suits().len();
+    match (sets.max_len.get(), sets.suits) {
+        (Some(n), _) => usize::from(n),
+        (None, SetSuits::Distinct) => suits,
+        (None, SetSuits::Any) => 2 * suits,
+    }
+}
+
+/// A card's value in a meld at its highest (an ace low or high).
+fn highest_value(rules: &Ruleset, f: Face) -> u32 {
+    rules
+        .values
+        .value(f, true)
+        .max(rules.values.value(f, false))
+}
+
+/// The natural cards of `hand` in the groups' `faces`: their points, each
+/// at its highest value, how many they are, and the highest one's value.
+fn grouped(rules: &Ruleset, hand: &[Card], faces: &[u16; 5]) -> (u32, usize, u32) {
+    let (mut points, mut cards, mut top) = (0u32, 0usize, 0u32);
+    for f in hand.iter().filter_map(|c| c.kind().face()) {
+        if faces[f.suit.index()] >> f.rank.index() & 1 == 1 {
+            let v = highest_value(rules, f);
+            points += v;
+            cards += 1;
+            top = top.max(v);
+        }
+    }
+    (points, cards, top)
 }
 
 /// The bits set in `bits`, looked up per byte (the baseline target has no
