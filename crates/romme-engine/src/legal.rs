@@ -147,9 +147,20 @@ impl Game {
             steps: 0,
         };
         run(&search, roots, &mut state);
+        // Best first (most points, then most cards), ties in the order
+        // found: sorted as small keys with the index last (unique, so an
+        // unstable sort gives the stable order), not as the combinations.
         let mut out = state.out;
-        out.sort_by_key(|&(value, cards, _)| std::cmp::Reverse((value, cards)));
-        out.into_iter().map(|(_, _, c)| c).collect()
+        let mut order: Vec<(std::cmp::Reverse<(u32, usize)>, usize)> = out
+            .iter()
+            .enumerate()
+            .map(|(i, &(value, cards, _))| (std::cmp::Reverse((value, cards)), i))
+            .collect();
+        order.sort_unstable();
+        order
+            .into_iter()
+            .map(|(_, i)| std::mem::take(&mut out[i].2))
+            .collect()
     }
 
     /// Cards an opening must leave in the hand: one for the final discard
@@ -522,9 +533,12 @@ impl Game {
             groups: single_melds(&checker, &self.rules, &hand, Some(&self.melds)),
             items: Vec::new(),
         };
-        // Room for the single melds, the discards and a few lay-offs.
-        out.items.reserve(out.groups.len() + 2 * hand.len() + 4);
+        // Room for the discards, the calls and a few lay-offs after the
+        // melds (reserved with them).
+        let rest = 2 * hand.len() + self.table.len() + 4;
         if self.opened[seat] {
+            out.items
+                .reserve(out.groups.iter().map(|g| g.len()).sum::<usize>() + rest);
             for (at, d) in meld_refs(&out.groups) {
                 // Plays the engine refuses for the cards they use (one that
                 // must be melded is missing) are not listed.
@@ -543,6 +557,7 @@ impl Game {
                 .chain(self.ts.freed.iter().map(|c| c.kind()))
                 .collect();
             let combos = self.opening_combos(&out.groups, &hand, &must);
+            out.items.reserve(combos.len() + rest);
             out.items.extend(combos.into_iter().map(Candidate::Melds));
         }
         let mut deferred = none;
