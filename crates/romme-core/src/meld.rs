@@ -548,10 +548,95 @@ impl<'a> MeldChecker<'a> {
         if cards.len() < usize::from(self.rules.melds.min_len) {
             return out;
         }
-        self.enumerate_sets(cards, roles, limits, &mut out);
-        self.enumerate_runs(cards, roles, limits, &mut out);
+        match fixed_faces(roles) {
+            // Every card at a face (a meld as laid, a natural lay-off): the
+            // one set and the runs those faces make, found directly.
+            Some(faces) => {
+                self.fixed_set(cards, &faces, limits, &mut out);
+                self.fixed_runs(cards, &faces, limits, &mut out);
+            }
+            None => {
+                self.enumerate_sets(cards, roles, limits, &mut out);
+                self.enumerate_runs(cards, roles, limits, &mut out);
+            }
+        }
         dedup_readings(&mut out);
         out
+    }
+
+    /// [`MeldChecker::enumerate_sets`] where every card is at its face in
+    /// `faces`: the set of those faces, if it is one.
+    fn fixed_set(
+        &self,
+        cards: &[CardKind],
+        faces: &[Face],
+        limits: bool,
+        out: &mut Vec<Declaration>,
+    ) {
+        let sets = &self.rules.melds.sets;
+        let max = match (sets.suits, sets.max_len) {
+            (SetSuits::Distinct, Limit::None) => Some(self.rules.deck.kind.suits().len()),
+            (_, l) => l.get().map(usize::from),
+        };
+        if max.is_some_and(|m| faces.len() > m) {
+            return;
+        }
+        let Some(rank) = faces.first().map(|f| f.rank) else {
+            return;
+        };
+        if faces.iter().any(|f| f.rank != rank) {
+            return;
+        }
+        if sets.suits == SetSuits::Distinct {
+            let mut seen = 0u8;
+            for f in faces {
+                let bit = 1u8 << f.suit.index();
+                if seen & bit != 0 {
+                    return;
+                }
+                seen |= bit;
+            }
+        }
+        self.push(MeldKind::Set, cards, faces, None, limits, out);
+    }
+
+    /// [`MeldChecker::enumerate_runs`] where every card is at its face in
+    /// `faces`: each rank sequence of the ruleset's runs (in the same
+    /// order) that holds exactly the faces' ranks, all of one suit.
+    fn fixed_runs(
+        &self,
+        cards: &[CardKind],
+        faces: &[Face],
+        limits: bool,
+        out: &mut Vec<Declaration>,
+    ) {
+        let n = faces.len();
+        let Some(suit) = faces.first().map(|f| f.suit) else {
+            return;
+        };
+        let mut ranks = 0u32;
+        for f in faces {
+            if f.suit != suit {
+                return;
+            }
+            ranks |= 1 << f.rank.index();
+        }
+        // A rank twice fits no run (a sequence holds each rank once).
+        if ranks.count_ones() as usize != n {
+            return;
+        }
+        let (line, starts) = self.run_shapes(n);
+        for shape in starts.iter().map(|&start| &line[start..start + n]) {
+            if shape.iter().fold(0u32, |m, r| m | 1 << r.index()) != ranks {
+                continue;
+            }
+            // The cards in the sequence's order (each rank is one card's).
+            let order: Scratch<usize> = shape
+                .iter()
+                .filter_map(|r| faces.iter().position(|f| f.rank == *r))
+                .collect();
+            self.push(MeldKind::Run, cards, faces, Some(&order), limits, out);
+        }
     }
 
     fn enumerate_sets(
@@ -867,6 +952,17 @@ fn effective_multiset(d: &Declaration) -> Vec<(CardKind, Option<Face>)> {
 
 /// Keep the first of readings with the same kind and ordered cards (there
 /// are few readings of one meld, so comparing pairs beats hashing them).
+/// The face of every role when all are fixed; `None` when one is wild.
+fn fixed_faces(roles: &[Role]) -> Option<Scratch<Face>> {
+    roles
+        .iter()
+        .map(|r| match r {
+            Role::Fixed(f) => Some(*f),
+            Role::Flexible(_) => None,
+        })
+        .collect()
+}
+
 fn dedup_readings(readings: &mut Vec<Declaration>) {
     let mut kept = 0;
     for i in 0..readings.len() {
@@ -944,6 +1040,68 @@ mod tests {
         let mut any_suits = base.clone();
         any_suits.melds.sets.suits = SetSuits::Any;
         [base, wrap, any_suits]
+    }
+
+    /// Where every card is at a face, the direct reading (`fixed_set`,
+    /// `fixed_runs`) gives exactly what the general search over roles
+    /// gives, in the same order, under every preset and two house rules:
+    /// on random groups of natural cards, with wild cards declared as a
+    /// face, with and without the limits on wild cards.
+    #[test]
+    fn fixed_faces_read_as_the_general_search_reads_them() {
+        let mut around = Around(0x51f1_5ee0_a1b2_c3d4);
+        let (mut compared, mut sets, mut runs) = (0, 0, 0);
+        for name in presets::NAMES {
+            for rules in with_house_rules(name) {
+                let round = rules.melds.wilds.round_wild.then_some(5);
+                let Ok(checker) = MeldChecker::new(&rules, round) else {
+                    continue;
+                };
+                let deck: Vec<CardKind> = rules.deck.cards().iter().map(|c| c.kind()).collect();
+                let faces: Vec<Face> = deck.iter().filter_map(|c| c.face()).collect();
+                for _ in 0..600 {
+                    let mut group = around.group(&deck, &faces);
+                    // Each wild card declared as a near face (or its own).
+                    let fixed: Vec<Face> = group
+                        .iter()
+                        .map(|c| match c.face() {
+                            Some(f) if !checker.is_wild(*c) => f,
+                            _ => around.pick(&faces),
+                        })
+                        .collect();
+                    if around.next(2) == 0 {
+                        group.reverse();
+                    }
+                    let fixed: Vec<Face> = if around.next(2) == 0 {
+                        fixed
+                    } else {
+                        group
+                            .iter()
+                            .zip(&fixed)
+                            .map(|(c, f)| c.face().filter(|_| !checker.is_wild(*c)).unwrap_or(*f))
+                            .collect()
+                    };
+                    let roles: Vec<Role> = fixed.iter().map(|&f| Role::Fixed(f)).collect();
+                    for limits in [true, false] {
+                        let got = checker.enumerate_roles(&group, &roles, limits);
+                        let mut want = Vec::new();
+                        if group.len() >= usize::from(rules.melds.min_len) {
+                            checker.enumerate_sets(&group, &roles, limits, &mut want);
+                            checker.enumerate_runs(&group, &roles, limits, &mut want);
+                        }
+                        dedup_readings(&mut want);
+                        assert_eq!(got, want, "{name}: {group:?} as {fixed:?}");
+                        compared += 1;
+                        sets += want.iter().filter(|d| d.kind == MeldKind::Set).count();
+                        runs += want.iter().filter(|d| d.kind == MeldKind::Run).count();
+                    }
+                }
+            }
+        }
+        assert!(
+            compared > 10_000 && sets > 300 && runs > 300,
+            "{compared} compared, {sets} sets, {runs} runs"
+        );
     }
 
     /// Fully declared melds (as they lie on the table, in meld order and in
