@@ -564,6 +564,16 @@ impl<'a> MeldChecker<'a> {
         out
     }
 
+    /// The most cards a set may hold: the ruleset's limit, or with distinct
+    /// suits and no limit the deck's suits; `None` for no limit.
+    fn set_max_len(&self) -> Option<usize> {
+        let sets = &self.rules.melds.sets;
+        match (sets.suits, sets.max_len) {
+            (SetSuits::Distinct, Limit::None) => Some(self.rules.deck.kind.suits().len()),
+            (_, l) => l.get().map(usize::from),
+        }
+    }
+
     /// [`MeldChecker::enumerate_sets`] where every card is at its face in
     /// `faces`: the set of those faces, if it is one.
     fn fixed_set(
@@ -574,11 +584,7 @@ impl<'a> MeldChecker<'a> {
         out: &mut Vec<Declaration>,
     ) {
         let sets = &self.rules.melds.sets;
-        let max = match (sets.suits, sets.max_len) {
-            (SetSuits::Distinct, Limit::None) => Some(self.rules.deck.kind.suits().len()),
-            (_, l) => l.get().map(usize::from),
-        };
-        if max.is_some_and(|m| faces.len() > m) {
+        if self.set_max_len().is_some_and(|m| faces.len() > m) {
             return;
         }
         let Some(rank) = faces.first().map(|f| f.rank) else {
@@ -649,11 +655,7 @@ impl<'a> MeldChecker<'a> {
         let sets = &self.rules.melds.sets;
         let n = cards.len();
         let suits = self.rules.deck.kind.suits();
-        let max = match (sets.suits, sets.max_len) {
-            (SetSuits::Distinct, Limit::None) => Some(suits.len()),
-            (_, l) => l.get().map(usize::from),
-        };
-        if max.is_some_and(|m| n > m) {
+        if self.set_max_len().is_some_and(|m| n > m) {
             return;
         }
         let fixed_ranks: Scratch<Rank> = roles
@@ -1042,6 +1044,26 @@ mod tests {
         [base, wrap, any_suits]
     }
 
+    /// Call `f` with every preset's name and each of its rulesets of
+    /// [`with_house_rules`], a checker for it (in round `round` where it
+    /// has round wilds), and its deck's card kinds and faces.
+    fn each_ruleset(
+        round: u8,
+        mut f: impl FnMut(&str, &Ruleset, &MeldChecker, &[CardKind], &[Face]),
+    ) {
+        for name in presets::NAMES {
+            for rules in with_house_rules(name) {
+                let round = rules.melds.wilds.round_wild.then_some(round);
+                let Ok(checker) = MeldChecker::new(&rules, round) else {
+                    continue;
+                };
+                let deck: Vec<CardKind> = rules.deck.cards().iter().map(|c| c.kind()).collect();
+                let faces: Vec<Face> = deck.iter().filter_map(|c| c.face()).collect();
+                f(name, &rules, &checker, &deck, &faces);
+            }
+        }
+    }
+
     /// Where every card is at a face, the direct reading (`fixed_set`,
     /// `fixed_runs`) gives exactly what the general search over roles
     /// gives, in the same order, under every preset and two house rules:
@@ -1051,53 +1073,45 @@ mod tests {
     fn fixed_faces_read_as_the_general_search_reads_them() {
         let mut around = Around(0x51f1_5ee0_a1b2_c3d4);
         let (mut compared, mut sets, mut runs) = (0, 0, 0);
-        for name in presets::NAMES {
-            for rules in with_house_rules(name) {
-                let round = rules.melds.wilds.round_wild.then_some(5);
-                let Ok(checker) = MeldChecker::new(&rules, round) else {
-                    continue;
-                };
-                let deck: Vec<CardKind> = rules.deck.cards().iter().map(|c| c.kind()).collect();
-                let faces: Vec<Face> = deck.iter().filter_map(|c| c.face()).collect();
-                for _ in 0..600 {
-                    let mut group = around.group(&deck, &faces);
-                    // Each wild card declared as a near face (or its own).
-                    let fixed: Vec<Face> = group
+        each_ruleset(5, |name, rules, checker, deck, faces| {
+            for _ in 0..600 {
+                let mut group = around.group(deck, faces);
+                // Each wild card declared as a near face (or its own).
+                let fixed: Vec<Face> = group
+                    .iter()
+                    .map(|c| match c.face() {
+                        Some(f) if !checker.is_wild(*c) => f,
+                        _ => around.pick(faces),
+                    })
+                    .collect();
+                if around.next(2) == 0 {
+                    group.reverse();
+                }
+                let fixed: Vec<Face> = if around.next(2) == 0 {
+                    fixed
+                } else {
+                    group
                         .iter()
-                        .map(|c| match c.face() {
-                            Some(f) if !checker.is_wild(*c) => f,
-                            _ => around.pick(&faces),
-                        })
-                        .collect();
-                    if around.next(2) == 0 {
-                        group.reverse();
+                        .zip(&fixed)
+                        .map(|(c, f)| c.face().filter(|_| !checker.is_wild(*c)).unwrap_or(*f))
+                        .collect()
+                };
+                let roles: Vec<Role> = fixed.iter().map(|&f| Role::Fixed(f)).collect();
+                for limits in [true, false] {
+                    let got = checker.enumerate_roles(&group, &roles, limits);
+                    let mut want = Vec::new();
+                    if group.len() >= usize::from(rules.melds.min_len) {
+                        checker.enumerate_sets(&group, &roles, limits, &mut want);
+                        checker.enumerate_runs(&group, &roles, limits, &mut want);
                     }
-                    let fixed: Vec<Face> = if around.next(2) == 0 {
-                        fixed
-                    } else {
-                        group
-                            .iter()
-                            .zip(&fixed)
-                            .map(|(c, f)| c.face().filter(|_| !checker.is_wild(*c)).unwrap_or(*f))
-                            .collect()
-                    };
-                    let roles: Vec<Role> = fixed.iter().map(|&f| Role::Fixed(f)).collect();
-                    for limits in [true, false] {
-                        let got = checker.enumerate_roles(&group, &roles, limits);
-                        let mut want = Vec::new();
-                        if group.len() >= usize::from(rules.melds.min_len) {
-                            checker.enumerate_sets(&group, &roles, limits, &mut want);
-                            checker.enumerate_runs(&group, &roles, limits, &mut want);
-                        }
-                        dedup_readings(&mut want);
-                        assert_eq!(got, want, "{name}: {group:?} as {fixed:?}");
-                        compared += 1;
-                        sets += want.iter().filter(|d| d.kind == MeldKind::Set).count();
-                        runs += want.iter().filter(|d| d.kind == MeldKind::Run).count();
-                    }
+                    dedup_readings(&mut want);
+                    assert_eq!(got, want, "{name}: {group:?} as {fixed:?}");
+                    compared += 1;
+                    sets += want.iter().filter(|d| d.kind == MeldKind::Set).count();
+                    runs += want.iter().filter(|d| d.kind == MeldKind::Run).count();
                 }
             }
-        }
+        });
         assert!(
             compared > 10_000 && sets > 300 && runs > 300,
             "{compared} compared, {sets} sets, {runs} runs"
@@ -1112,40 +1126,32 @@ mod tests {
     fn declared_melds_match_as_every_reading_does() {
         let mut around = Around(0x2545_f491_4f6c_dd1d);
         let (mut declared, mut valid) = (0, 0);
-        for name in presets::NAMES {
-            for rules in with_house_rules(name) {
-                let round = rules.melds.wilds.round_wild.then_some(3);
-                let Ok(checker) = MeldChecker::new(&rules, round) else {
+        each_ruleset(3, |name, _, checker, deck, faces| {
+            for _ in 0..120 {
+                let group = around.group(deck, faces);
+                if group.iter().filter(|c| c.is_joker()).count() > 2 {
+                    continue;
+                }
+                let Ok(readings) = checker.declarations(&group) else {
                     continue;
                 };
-                let deck: Vec<CardKind> = rules.deck.cards().iter().map(|c| c.kind()).collect();
-                let faces: Vec<Face> = deck.iter().filter_map(|c| c.face()).collect();
-                for _ in 0..120 {
-                    let group = around.group(&deck, &faces);
-                    if group.iter().filter(|c| c.is_joker()).count() > 2 {
-                        continue;
+                for d in readings.into_iter().take(3) {
+                    let mut wrong = d.cards.clone();
+                    if let Some(c) = wrong.iter_mut().find(|c| c.stands_for.is_some()) {
+                        c.stands_for = Some(around.pick(faces));
                     }
-                    let Ok(readings) = checker.declarations(&group) else {
-                        continue;
-                    };
-                    for d in readings.into_iter().take(3) {
-                        let mut wrong = d.cards.clone();
-                        if let Some(c) = wrong.iter_mut().find(|c| c.stands_for.is_some()) {
-                            c.stands_for = Some(around.pick(&faces));
-                        }
-                        for cards in [d.cards.clone(), d.ordered.clone(), wrong] {
-                            let Ok(got) = checker.declarations_matching(&cards) else {
-                                continue;
-                            };
-                            let want = matching_by_every_reading(&checker, &cards);
-                            assert_eq!(got, want, "{name}: {cards:?}");
-                            declared += usize::from(checker.declared_faces(&cards).is_some());
-                            valid += usize::from(!want.is_empty());
-                        }
+                    for cards in [d.cards.clone(), d.ordered.clone(), wrong] {
+                        let Ok(got) = checker.declarations_matching(&cards) else {
+                            continue;
+                        };
+                        let want = matching_by_every_reading(checker, &cards);
+                        assert_eq!(got, want, "{name}: {cards:?}");
+                        declared += usize::from(checker.declared_faces(&cards).is_some());
+                        valid += usize::from(!want.is_empty());
                     }
                 }
             }
-        }
+        });
         assert!(
             declared > 300 && valid > 300,
             "{declared} declared, {valid} valid"
