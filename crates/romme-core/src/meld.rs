@@ -564,16 +564,6 @@ impl<'a> MeldChecker<'a> {
         out
     }
 
-    /// The most cards a set may hold: the ruleset's limit, or with distinct
-    /// suits and no limit the deck's suits; `None` for no limit.
-    fn set_max_len(&self) -> Option<usize> {
-        let sets = &self.rules.melds.sets;
-        match (sets.suits, sets.max_len) {
-            (SetSuits::Distinct, Limit::None) => Some(self.rules.deck.kind.suits().len()),
-            (_, l) => l.get().map(usize::from),
-        }
-    }
-
     /// [`MeldChecker::enumerate_sets`] where every card is at its face in
     /// `faces`: the set of those faces, if it is one.
     fn fixed_set(
@@ -584,7 +574,7 @@ impl<'a> MeldChecker<'a> {
         out: &mut Vec<Declaration>,
     ) {
         let sets = &self.rules.melds.sets;
-        if self.set_max_len().is_some_and(|m| faces.len() > m) {
+        if self.rules.set_max_len().is_some_and(|m| faces.len() > m) {
             return;
         }
         let Some(rank) = faces.first().map(|f| f.rank) else {
@@ -655,7 +645,7 @@ impl<'a> MeldChecker<'a> {
         let sets = &self.rules.melds.sets;
         let n = cards.len();
         let suits = self.rules.deck.kind.suits();
-        if self.set_max_len().is_some_and(|m| n > m) {
+        if self.rules.set_max_len().is_some_and(|m| n > m) {
             return;
         }
         let fixed_ranks: Scratch<Rank> = roles
@@ -952,8 +942,6 @@ fn effective_multiset(d: &Declaration) -> Vec<(CardKind, Option<Face>)> {
     v
 }
 
-/// Keep the first of readings with the same kind and ordered cards (there
-/// are few readings of one meld, so comparing pairs beats hashing them).
 /// The face of every role when all are fixed; `None` when one is wild.
 fn fixed_faces(roles: &[Role]) -> Option<Scratch<Face>> {
     roles
@@ -965,6 +953,8 @@ fn fixed_faces(roles: &[Role]) -> Option<Scratch<Face>> {
         .collect()
 }
 
+/// Keep the first of readings with the same kind and ordered cards (there
+/// are few readings of one meld, so comparing pairs beats hashing them).
 fn dedup_readings(readings: &mut Vec<Declaration>) {
     let mut kept = 0;
     for i in 0..readings.len() {

@@ -1331,19 +1331,19 @@ fn holds_kinds(a: &Action, cards: &[Card]) -> bool {
 }
 
 /// Ranks in run order for the ruleset: the ace before the 2 and/or after
-/// the king.
+/// the king (the deck's positions on its
+/// [`RankLine`](crate::play_bound::RankLine)).
 fn run_line(rules: &Ruleset) -> SmallVec<[Rank; 16]> {
-    let ranks = rules.deck.kind.ranks();
-    let mut line = SmallVec::new();
-    let has_ace = ranks.contains(&Rank::Ace);
-    if has_ace && rules.melds.runs.ace_low {
-        line.push(Rank::Ace);
+    let line = crate::play_bound::RankLine::of(rules);
+    let mut positions = line.deck(rules);
+    let mut out = SmallVec::new();
+    while positions != 0 {
+        out.push(crate::play_bound::RankLine::rank_at(
+            positions.trailing_zeros(),
+        ));
+        positions &= positions - 1;
     }
-    line.extend(ranks.iter().copied().filter(|&r| r != Rank::Ace));
-    if has_ace && (rules.melds.runs.ace_high || rules.melds.runs.wrap_around) {
-        line.push(Rank::Ace);
-    }
-    line
+    out
 }
 
 /// Every single meld the hand can form, declared (the meld is `ordered`),

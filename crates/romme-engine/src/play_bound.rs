@@ -189,7 +189,7 @@ impl Game {
             if usable + 1 < min {
                 continue;
             }
-            let v = highest_value(rules, Face::new(rank, suits[0]));
+            let v = rules.values.highest(Face::new(rank, suits[0]));
             let naturals =
                 u32::try_from(outside.min(max_set.saturating_sub(1))).unwrap_or(u32::MAX);
             gain = gain.max(v.saturating_mul(naturals + 1));
@@ -201,14 +201,9 @@ impl Game {
         // the cards held either side of it.
         let line = RankLine::of(rules);
         let line_ok = line.deck(rules);
-        // The value of a card at line position `p`.
-        let value_at = |p: u32, suit: Suit| -> u32 {
-            match p {
-                0 => values.value(Face::new(Rank::Ace, suit), true),
-                13 => values.value(Face::new(Rank::Ace, suit), false),
-                _ => values.value(Face::new(Rank::ALL[p as usize - 1], suit), false),
-            }
-        };
+        // The value of a card at line position `p` (the ace low only at 0).
+        let value_at =
+            |p: u32, suit: Suit| values.value(Face::new(RankLine::rank_at(p), suit), p == 0);
         for &suit in suits {
             let s = suit.index();
             let held = line.of_ranks(natural.suit_ranks[s]) & line_ok;
@@ -243,10 +238,11 @@ impl Game {
             .filter_map(|c| c.kind().face())
             .filter(|f| meldable[f.suit.index()] >> f.rank.index() & 1 == 1)
             .count();
+        let most = points + if wild_meld { gain } else { 0 };
         let all = opening::Tally {
             melds: groups + usize::from(wild_meld),
-            sum: points + if wild_meld { gain } else { 0 },
-            top: points + if wild_meld { gain } else { 0 },
+            sum: most,
+            top: most,
             wild_melds: usize::from(wild_meld),
         };
         self.tally_may_open(
@@ -498,13 +494,13 @@ impl NaturalHand {
 /// 1..=12, the ace high at 13 where the rules allow it (or runs go round
 /// the corner).
 #[derive(Clone, Copy)]
-struct RankLine {
+pub(crate) struct RankLine {
     low: bool,
     high: bool,
 }
 
 impl RankLine {
-    fn of(rules: &Ruleset) -> RankLine {
+    pub(crate) fn of(rules: &Ruleset) -> RankLine {
         let runs = &rules.melds.runs;
         RankLine {
             low: runs.ace_low,
@@ -531,8 +527,16 @@ impl RankLine {
         bits
     }
 
+    /// The rank at line position `p` (0 and 13: the ace).
+    pub(crate) fn rank_at(p: u32) -> Rank {
+        match p {
+            1..=12 => Rank::ALL[p as usize - 1],
+            _ => Rank::Ace,
+        }
+    }
+
     /// The positions of the deck's ranks.
-    fn deck(self, rules: &Ruleset) -> u32 {
+    pub(crate) fn deck(self, rules: &Ruleset) -> u32 {
         let all = rules
             .deck
             .kind
@@ -543,24 +547,12 @@ impl RankLine {
     }
 }
 
-/// The most cards a set may hold: its limit, else one per suit (distinct
-/// suits) or two (any suits, from two decks).
+/// The most cards a set may hold ([`Ruleset::set_max_len`]); with any
+/// suits and no limit, the two copies of each face the decks hold.
 pub(crate) fn largest_set(rules: &Ruleset) -> usize {
-    let sets = &rules.melds.sets;
-    let suits = rules.deck.kind.suits().len();
-    match (sets.max_len.get(), sets.suits) {
-        (Some(n), _) => usize::from(n),
-        (None, SetSuits::Distinct) => suits,
-        (None, SetSuits::Any) => 2 * suits,
-    }
-}
-
-/// A card's value in a meld at its highest (an ace low or high).
-fn highest_value(rules: &Ruleset, f: Face) -> u32 {
     rules
-        .values
-        .value(f, true)
-        .max(rules.values.value(f, false))
+        .set_max_len()
+        .unwrap_or(2 * rules.deck.kind.suits().len())
 }
 
 /// The natural cards of `hand` in the groups' `faces`: their points, each
@@ -569,7 +561,7 @@ fn grouped(rules: &Ruleset, hand: &[Card], faces: &[u16; 5]) -> (u32, usize, u32
     let (mut points, mut cards, mut top) = (0u32, 0usize, 0u32);
     for f in hand.iter().filter_map(|c| c.kind().face()) {
         if faces[f.suit.index()] >> f.rank.index() & 1 == 1 {
-            let v = highest_value(rules, f);
+            let v = rules.values.highest(f);
             points += v;
             cards += 1;
             top = top.max(v);

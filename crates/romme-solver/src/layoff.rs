@@ -165,7 +165,6 @@ pub(crate) fn laid_value_bound(
 ) -> Result<u32, SolveError> {
     let rules = checker.rules();
     let values = &rules.values;
-    let highest = |f: Face| values.value(f, true).max(values.value(f, false));
     let wild_value = rules
         .deck
         .kind
@@ -179,7 +178,7 @@ pub(crate) fn laid_value_bound(
                 .iter()
                 .map(move |&s| Face::new(r, s))
         })
-        .map(highest)
+        .map(|f| values.highest(f))
         .max()
         .unwrap_or(0);
     let mut reached = vec![false; hand.len()];
@@ -199,7 +198,7 @@ pub(crate) fn laid_value_bound(
         .zip(&reached)
         .filter(|(_, r)| **r)
         .map(|(&c, _)| match c.face() {
-            Some(f) if !checker.is_wild(c) => highest(f),
+            Some(f) if !checker.is_wild(c) => values.highest(f),
             _ => wild_value,
         })
         .sum())

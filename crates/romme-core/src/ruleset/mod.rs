@@ -365,6 +365,11 @@ impl MeldValues {
             r => u32::from(r.number()),
         }
     }
+
+    /// The value of `face` in a meld at its highest (an ace low or high).
+    pub fn highest(&self, face: Face) -> u32 {
+        self.value(face, true).max(self.value(face, false))
+    }
 }
 
 /// Penalty points of cards left in hand (§3, table 3). 2–10 count their face value.
@@ -783,6 +788,16 @@ impl Ruleset {
             Rank::from_number(round.checked_add(2)?).filter(|r| *r != Rank::Ace)
         } else {
             None
+        }
+    }
+
+    /// The most cards a set may hold: the ruleset's limit, or with distinct
+    /// suits and no limit one per suit; `None` for any suits and no limit.
+    pub fn set_max_len(&self) -> Option<usize> {
+        let sets = &self.melds.sets;
+        match (sets.suits, sets.max_len) {
+            (SetSuits::Distinct, Limit::None) => Some(self.deck.kind.suits().len()),
+            (_, l) => l.get().map(usize::from),
         }
     }
 
