@@ -84,6 +84,17 @@ impl Game {
         })
     }
 
+    /// How many opening combinations the listing's search finds for
+    /// `hand` with the single melds `groups` (no card that must be melded).
+    #[cfg(test)]
+    pub(crate) fn opening_combos_for_tests(
+        &self,
+        groups: &[Arc<[Declaration]>],
+        hand: &[CardKind],
+    ) -> usize {
+        self.opening_combos(groups, hand, &[]).len()
+    }
+
     /// [`Game::opening_combos`] with the search run by `run` (from the
     /// first meld to the last root), the table counting `table_value`
     /// ([`Game::opening_table_value`]).

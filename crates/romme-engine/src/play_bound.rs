@@ -29,10 +29,13 @@
 //! A hand with wild cards before its opening (where lay-offs do not count
 //! toward it) is bounded too: its plays are its opening combinations
 //! ([`MAX_OPENINGS`] at most) and joker exchanges. With one wild card, the
-//! combinations hold at most one meld with the wild card, so their points
-//! are bounded by the groups' cards and the best such meld's gain
-//! (`Game::one_wild_may_open`): where they cannot reach the threshold
-//! there are none.
+//! combinations hold at most one meld with the wild card. They are
+//! counted as pairs of a subset of the natural groups and one reading of
+//! a meld with the wild card (or none) whose points might open
+//! (`Game::one_wild_openings_at_most`); where that count is not worked
+//! out, their points are bounded by the groups' cards and the best such
+//! meld's gain (`Game::one_wild_may_open`): where they cannot reach the
+//! threshold there are none.
 //!
 //! The same counts rule out the solver's way out for most short hands
 //! ([`Game::way_out_may_exist`]): a way out the listing can play puts
@@ -45,12 +48,21 @@ use romme_core::meld::MeldChecker;
 use romme_core::opening;
 use romme_core::ruleset::{FinalDiscard, LayOff, Ruleset, SetSuits};
 use romme_core::{Card, CardKind, Face, Rank, Suit};
+use smallvec::SmallVec;
 
 use crate::game::{Game, Phase};
 use crate::legal::{GO_OUT_HAND, LyingTable, MAX_OPENINGS};
 
 /// Face slots, as [`Face::index`] counts them.
 const FACES: usize = Face::SLOTS;
+
+/// The most natural groups whose subsets the one-wild count goes through
+/// (`Game::one_wild_openings_at_most`); with more, no count.
+const COUNTED_GROUPS: usize = 6;
+
+/// A meld the one-wild count counts: its points at most, its cards, and
+/// how many such melds there are.
+type Counted = (u32, usize, usize);
 
 impl Game {
     /// At most how many actions `seat`'s listing holds besides its
@@ -84,10 +96,10 @@ impl Game {
             // Two wild cards fit nearly any card: no points bound.
             MAX_OPENINGS
         } else if wilds == 1 {
-            if self.one_wild_may_open(&natural, groups, &faces, hand) {
-                MAX_OPENINGS
-            } else {
-                0
+            match self.one_wild_openings_at_most(&natural, hand) {
+                Some(n) => n.min(MAX_OPENINGS),
+                None if self.one_wild_may_open(&natural, groups, &faces, hand) => MAX_OPENINGS,
+                None => 0,
             }
         } else if groups == 0 {
             0
@@ -251,6 +263,178 @@ impl Game {
             hand.len(),
             self.opening_table_value(),
         )
+    }
+
+    /// At most how many opening combinations a hand of `natural` cards and
+    /// one wild card lists; `None` where no count is worked out (then
+    /// [`Game::one_wild_may_open`] decides between none and
+    /// [`MAX_OPENINGS`]).
+    ///
+    /// A combination is some of the natural groups (each reads as one
+    /// meld, see [`NaturalHand::groups`]) and at most one meld with the
+    /// wild card. The melds with the wild card are counted as readings:
+    /// a set is a choice of suits of a rank and the suit the wild card
+    /// stands for; a run is a window along the line of ranks and the one
+    /// position in it the wild card takes, every other position held.
+    /// Each reading's points bound the meld's (every card at its highest
+    /// value, the wild card at the value of the card it stands for). The
+    /// count is every pair of a subset of the groups and one such reading
+    /// or none that might open ([`Game::tally_may_open`]: by its points,
+    /// or by its cards where a Hand-Rommé is waived the threshold), cards
+    /// shared between them not looked at: so it bounds the combinations
+    /// the opening search can find.
+    ///
+    /// Not counted: sets of any suits
+    /// (copies), runs round the corner, more than [`COUNTED_GROUPS`]
+    /// groups, and a table that reaches the threshold alone.
+    fn one_wild_openings_at_most(&self, natural: &NaturalHand, hand: &[Card]) -> Option<usize> {
+        let rules = &self.rules;
+        let m = &rules.melds;
+        if m.runs.wrap_around || m.sets.suits != SetSuits::Distinct || m.min_len < 2 {
+            return None;
+        }
+        let table_value = self.opening_table_value();
+        let opens = |t: &opening::Tally, cards: usize| {
+            self.tally_may_open(t, cards, hand.len(), table_value)
+        };
+        let one = opening::Tally {
+            melds: 1,
+            ..opening::Tally::default()
+        };
+        // A meld of no points and no cards opens only by the table.
+        if opens(&one, 0) {
+            return None;
+        }
+        let values = &rules.values;
+        let min = usize::from(m.min_len);
+        let suits = rules.deck.kind.suits();
+        let max_set = largest_set(rules);
+        // The natural groups (one each) and the readings with the wild
+        // card, each as (points, cards, how many).
+        let mut groups: SmallVec<[Counted; 8]> = SmallVec::new();
+        let mut readings: SmallVec<[Counted; 32]> = SmallVec::new();
+        // Sets: `k` suits of a rank, with the wild card for one more.
+        for (r, &held) in natural.rank_suits.iter().enumerate() {
+            let n = ones(u16::from(held));
+            let v = values.highest(Face::new(Rank::ALL[r], suits[0]));
+            for k in 1..=n.min(max_set) {
+                let ways = binomial(n, k);
+                let size = k as u32;
+                if k >= min {
+                    // Each choice of suits apart: a combination may hold
+                    // two sets of the rank (copies).
+                    groups.extend(std::iter::repeat_n((v * size, k, 1), ways));
+                }
+                if k + 1 >= min && k < max_set {
+                    let stands_for = suits.len().saturating_sub(k);
+                    readings.push((v * (size + 1), k + 1, ways * stands_for));
+                }
+            }
+        }
+        if groups.len() > COUNTED_GROUPS {
+            return None;
+        }
+        // Runs along the line of ranks: the points of a window from the
+        // sums of the line's values below each position.
+        let line = RankLine::of(rules);
+        let line_ok = line.deck(rules);
+        // (A card's value does not depend on its suit.)
+        let mut below_sum = [0u32; 16];
+        for p in 0..15u32 {
+            let v = if line_ok >> p & 1 == 1 {
+                values.value(Face::new(RankLine::rank_at(p), suits[0]), p == 0)
+            } else {
+                0
+            };
+            below_sum[p as usize + 1] = below_sum[p as usize] + v;
+        }
+        let points = |from: u32, to: u32| below_sum[to as usize + 1] - below_sum[from as usize];
+        for &suit in suits {
+            let held = line.of_ranks(natural.suit_ranks[suit.index()]) & line_ok;
+            if held == 0 {
+                continue;
+            }
+            // Natural runs: every window of `min` or more held positions.
+            let mut stretches = held;
+            while stretches != 0 {
+                let at = stretches.trailing_zeros();
+                let len = (stretches >> at).trailing_ones();
+                stretches &= !(((1u32 << len) - 1) << at);
+                for a in at..at + len {
+                    for b in a + min as u32 - 1..at + len {
+                        groups.push((points(a, b), (b - a + 1) as usize, 1));
+                    }
+                }
+            }
+            // Runs with the wild card at position `p`, held cards on
+            // either side of it.
+            let mut places = line_ok & (held << 1 | held >> 1);
+            while places != 0 {
+                let p = places.trailing_zeros();
+                places &= places - 1;
+                let below = held.checked_shl(32 - p).map_or(0, |b| b.leading_ones());
+                let above = (held >> (p + 1)).trailing_ones();
+                // Windows of `min` cards or more, one natural card at least.
+                let shortest = (min as u32).max(2) - 1;
+                if below + above < shortest {
+                    continue;
+                }
+                for x in 0..=below {
+                    for y in shortest.saturating_sub(x)..=above {
+                        readings.push((points(p - x, p + y), (x + y + 1) as usize, 1));
+                    }
+                }
+            }
+        }
+        if groups.len() > COUNTED_GROUPS {
+            return None;
+        }
+        if rules.opening.naturals_only {
+            readings.clear();
+        }
+        let most_points = readings.iter().map(|r| r.0).max().unwrap_or(0);
+        let most_cards = readings.iter().map(|r| r.1).max().unwrap_or(0);
+        let mut count = 0usize;
+        for subset in 0u32..1 << groups.len() {
+            let (mut t, mut cards) = (opening::Tally::default(), 0);
+            for (i, &(v, c, _)) in groups.iter().enumerate() {
+                if subset >> i & 1 == 1 {
+                    t = t.with(v, false);
+                    cards += c;
+                }
+            }
+            // Alone (by points or by putting out the whole hand).
+            let mut here = usize::from(subset != 0 && opens(&t, cards));
+            // With a reading: the fewest points that open with the subset
+            // (more points never close what fewer open), found by halving.
+            let need = if opens(&t.with(most_points, true), 0) {
+                let (mut lo, mut hi) = (0, most_points);
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2;
+                    if opens(&t.with(mid, true), 0) {
+                        hi = mid;
+                    } else {
+                        lo = mid + 1;
+                    }
+                }
+                lo
+            } else {
+                u32::MAX
+            };
+            // The readings with those points, and those without that put
+            // out the whole hand.
+            let whole = opens(&t.with(0, true), cards + most_cards);
+            for &(v, c, n) in &readings {
+                if v >= need || (whole && opens(&t.with(v, true), cards + c)) {
+                    here = here.saturating_add(n);
+                }
+            }
+            count = count.saturating_add(here);
+            if count >= MAX_OPENINGS {
+                return Some(MAX_OPENINGS);
+            }
+        }
+        Some(count)
     }
 
     /// Whether the solver's way out may find a play for `seat`: false only
@@ -663,6 +847,101 @@ mod tests {
                 "threshold {threshold}"
             );
         }
+    }
+
+    /// The one-wild count bounds the opening combinations the listing's
+    /// search finds: on random hands with one wild card of every preset
+    /// and of house rules that change what counts (the table toward the
+    /// opening, one meld alone, no wild card in it, no Hand-Rommé waiver),
+    /// where hands are often given a run or a set to reach the threshold.
+    /// Among them, hands counted exactly, hands counted with none though
+    /// the old check said they might open, and hands with many.
+    #[test]
+    fn the_one_wild_count_bounds_the_opening_combinations() {
+        let (mut counted, mut exact, mut none_left, mut many) = (0, 0, 0, 0);
+        let mut variants: Vec<(String, Ruleset)> = Vec::new();
+        for name in presets::NAMES {
+            let Some(Ok(rules)) = presets::load(name) else {
+                continue;
+            };
+            variants.push((name.to_string(), rules.clone()));
+            let mut single = rules.clone();
+            single.opening.count = romme_core::ruleset::OpeningCount::SingleMeld;
+            variants.push((format!("{name}, one meld alone"), single));
+            let mut natural = rules.clone();
+            natural.opening.naturals_only = true;
+            variants.push((format!("{name}, naturals only"), natural));
+            let mut no_waiver = rules.clone();
+            no_waiver.hand_romme.threshold_waived = false;
+            no_waiver.opening.threshold = 30;
+            variants.push((format!("{name}, 30 without waiver"), no_waiver));
+        }
+        for (name, rules) in &variants {
+            let Ok(game) = Game::new(rules.clone(), 3, 1) else {
+                continue;
+            };
+            let Ok(checker) = game.checker() else {
+                continue;
+            };
+            let cards = rules.deck.cards();
+            let (wild, mut naturals): (Vec<Card>, Vec<Card>) =
+                cards.into_iter().partition(|c| checker.is_wild(c.kind()));
+            let Some(&wild) = wild.first() else {
+                continue;
+            };
+            let mut rng = ChaCha8Rng::seed_from_u64(5);
+            for trial in 0..1000 {
+                naturals.shuffle(&mut rng);
+                let size = 5 + trial % 11;
+                let mut hand: Vec<Card> = naturals[..size].to_vec();
+                // A run or a set started by the first card, often.
+                if let Some(first) = hand.first().and_then(|c| c.kind().face()) {
+                    let near = |f: Face| match trial % 3 {
+                        0 => f.rank == first.rank && f.suit != first.suit,
+                        1 => {
+                            f.suit == first.suit
+                                && f.rank != first.rank
+                                && f.rank.index().abs_diff(first.rank.index()) < 4
+                        }
+                        _ => false,
+                    };
+                    let extra: Vec<Card> = naturals[size..]
+                        .iter()
+                        .filter(|c| c.kind().face().is_some_and(near))
+                        .take(2 + trial % 3)
+                        .copied()
+                        .collect();
+                    hand.extend(extra);
+                }
+                hand.push(wild);
+                hand.sort_unstable();
+                let (natural, wilds) = NaturalHand::of_naturals(&checker, &hand);
+                assert_eq!(wilds, 1, "{name}");
+                let Some(bound) = game.one_wild_openings_at_most(&natural, &hand) else {
+                    continue;
+                };
+                let kinds: Vec<CardKind> = hand.iter().map(|c| c.kind()).collect();
+                let groups = crate::legal::single_melds(&checker, rules, &kinds, None);
+                let combos = game.opening_combos_for_tests(&groups, &kinds);
+                assert!(
+                    combos <= bound,
+                    "{name}: {combos} opening combinations over the bound {bound}: {kinds:?}"
+                );
+                counted += 1;
+                exact += usize::from(combos == bound);
+                many += usize::from(combos >= 8);
+                if bound == 0 {
+                    if let Some((groups, faces)) = natural.groups(rules) {
+                        none_left +=
+                            usize::from(game.one_wild_may_open(&natural, groups, &faces, &hand));
+                    }
+                }
+            }
+        }
+        assert!(counted > 12_000, "only {counted} hands counted");
+        assert!(exact > 6_000, "only {exact} counted exactly");
+        assert!(none_left > 1_000, "only {none_left} newly ruled out");
+        assert!(many > 3_000, "only {many} hands with eight or more");
     }
 
     /// The counted groups are the listing's single melds: on random hands
