@@ -60,10 +60,6 @@ const FACES: usize = Face::SLOTS;
 /// (`Game::one_wild_openings_at_most`); with more, no count.
 const COUNTED_GROUPS: usize = 6;
 
-/// A meld the one-wild count counts: its points at most, its cards, and
-/// how many such melds there are.
-type Counted = (u32, usize, usize);
-
 impl Game {
     /// At most how many actions `seat`'s listing holds besides its
     /// discards, its calls of Rommé and its end of turn (the deferred
@@ -284,9 +280,9 @@ impl Game {
     /// shared between them not looked at: so it bounds the combinations
     /// the opening search can find.
     ///
-    /// Not counted: sets of any suits
-    /// (copies), runs round the corner, more than [`COUNTED_GROUPS`]
-    /// groups, and a table that reaches the threshold alone.
+    /// Not counted: sets of any suits (copies), runs round the corner,
+    /// more than [`COUNTED_GROUPS`] groups, and a table that reaches the
+    /// threshold alone.
     fn one_wild_openings_at_most(&self, natural: &NaturalHand, hand: &[Card]) -> Option<usize> {
         let rules = &self.rules;
         let m = &rules.melds;
@@ -309,10 +305,10 @@ impl Game {
         let min = usize::from(m.min_len);
         let suits = rules.deck.kind.suits();
         let max_set = largest_set(rules);
-        // The natural groups (one each) and the readings with the wild
-        // card, each as (points, cards, how many).
-        let mut groups: SmallVec<[Counted; 8]> = SmallVec::new();
-        let mut readings: SmallVec<[Counted; 32]> = SmallVec::new();
+        // The natural groups as (points, cards), and the readings with the
+        // wild card as (points, cards, how many).
+        let mut groups: SmallVec<[(u32, usize); 8]> = SmallVec::new();
+        let mut readings: SmallVec<[(u32, usize, usize); 32]> = SmallVec::new();
         // Sets: `k` suits of a rank, with the wild card for one more.
         for (r, &held) in natural.rank_suits.iter().enumerate() {
             let n = ones(u16::from(held));
@@ -323,7 +319,7 @@ impl Game {
                 if k >= min {
                     // Each choice of suits apart: a combination may hold
                     // two sets of the rank (copies).
-                    groups.extend(std::iter::repeat_n((v * size, k, 1), ways));
+                    groups.extend(std::iter::repeat_n((v * size, k), ways));
                 }
                 if k + 1 >= min && k < max_set {
                     let stands_for = suits.len().saturating_sub(k);
@@ -362,7 +358,7 @@ impl Game {
                 stretches &= !(((1u32 << len) - 1) << at);
                 for a in at..at + len {
                     for b in a + min as u32 - 1..at + len {
-                        groups.push((points(a, b), (b - a + 1) as usize, 1));
+                        groups.push((points(a, b), (b - a + 1) as usize));
                     }
                 }
             }
@@ -397,7 +393,7 @@ impl Game {
         let mut count = 0usize;
         for subset in 0u32..1 << groups.len() {
             let (mut t, mut cards) = (opening::Tally::default(), 0);
-            for (i, &(v, c, _)) in groups.iter().enumerate() {
+            for (i, &(v, c)) in groups.iter().enumerate() {
                 if subset >> i & 1 == 1 {
                     t = t.with(v, false);
                     cards += c;
@@ -796,9 +792,8 @@ mod tests {
         let Some(Ok(klassisch)) = presets::load("klassisch") else {
             panic!("klassisch loads");
         };
-        let may_open = |rules: &Ruleset, cards: &str| -> bool {
+        let read = |rules: &Ruleset, cards: &str| -> (Game, Vec<Card>) {
             let game = Game::new(rules.clone(), 3, 1).expect("a game");
-            let checker = game.checker().expect("a checker");
             let mut copies = std::collections::HashMap::new();
             let hand: Vec<Card> = cards
                 .split_whitespace()
@@ -813,18 +808,45 @@ mod tests {
                     .expect("a card of the deck")
                 })
                 .collect();
+            (game, hand)
+        };
+        let may_open = |rules: &Ruleset, cards: &str| -> bool {
+            let (game, hand) = read(rules, cards);
+            let checker = game.checker().expect("a checker");
             let (natural, wilds) = NaturalHand::of_naturals(&checker, &hand);
             assert_eq!(wilds, 1, "{cards}");
             let (groups, faces) = natural.groups(rules).expect("groups");
             game.one_wild_may_open(&natural, groups, &faces, &hand)
+        };
+        // The count of the opening combinations (`openings_at_most`), and
+        // how many the listing's search finds.
+        let openings = |rules: &Ruleset, cards: &str| -> (Option<usize>, usize) {
+            let (game, hand) = read(rules, cards);
+            let checker = game.checker().expect("a checker");
+            let (natural, _) = NaturalHand::of_naturals(&checker, &hand);
+            let kinds: Vec<CardKind> = hand.iter().map(|c| c.kind()).collect();
+            let groups = crate::legal::single_melds(&checker, rules, &kinds, None);
+            (
+                game.one_wild_openings_at_most(&natural, &hand),
+                game.opening_combos_for_tests(&groups, &kinds),
+            )
         };
         // Each hand ends in cards that make no meld with the others or the
         // joker, so that the hand cannot go out at once (which would waive
         // the threshold).
         // K K and the joker: 30 points.
         assert!(!may_open(&klassisch, "Kh Ks * 2c 7d 4s"));
-        // 10 J _ K with the joker as the queen: 40.
+        assert_eq!(openings(&klassisch, "Kh Ks * 2c 7d 4s"), (Some(0), 0));
+        // 10 J _ K with the joker as the queen: 40, the one opening (the
+        // joker's other places give 30 at most).
         assert!(may_open(&klassisch, "10h Jh Kh * 2c 7d 4s"));
+        assert_eq!(openings(&klassisch, "10h Jh Kh * 2c 7d 4s"), (Some(1), 1));
+        // Three kings: the one opening is K K K and the joker (40). The
+        // count does not look at shared cards: it is that one, and the
+        // natural K K K (30) with each of the seven readings of a set of
+        // kings with the joker (two kings and the joker as either suit
+        // not chosen, 3 · 2 of them at 30; three and the joker, 40): 8.
+        assert_eq!(openings(&klassisch, "Kh Ks Kc * 2c 7d 4s"), (Some(8), 1));
         // 9 _ J _ K: the joker fills one gap, 30 at most.
         assert!(!may_open(&klassisch, "9h Jh Kh * 2c 7d 4s"));
         // A natural run (6 7 8, 21) and the joker with 9 and J (29): 50.
