@@ -76,7 +76,7 @@ impl Game {
             melds: laid.iter().map(Meld::public).collect(),
             rest,
         });
-        Arc::make_mut(&mut self.table).extend(laid);
+        Arc::make_mut(&mut self.table).melds_mut().extend(laid);
         match kind {
             LayDownKind::Partial => self.next_turn(ev),
             LayDownKind::Out => self.goes_out(seat, ev),

@@ -30,7 +30,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use smallvec::{SmallVec, smallvec};
 
-use romme_core::meld::{MeldChecker, MeldKind};
+use romme_core::meld::{Declaration, MeldChecker, MeldKind};
 use romme_core::ruleset::{JokerExchange, Ruleset};
 use romme_core::scoring::sheet::MatchSheet;
 use romme_core::{Card, CardKind, Face, MeldCard};
@@ -41,6 +41,7 @@ use crate::action::{Action, LayOffPart};
 use crate::claims::ClaimWindow;
 use crate::error::{ActionError, NewGameError};
 use crate::event::{Event, TableMeld};
+use crate::legal::LyingTable;
 use crate::meld_cache::MeldCache;
 use crate::patience::Patience;
 use crate::play::PutDownPlan;
@@ -109,6 +110,76 @@ impl Meld {
             owner: self.owner,
             cards: self.meld_cards(),
         }
+    }
+}
+
+/// The melds on the table, in table order, and what is worked out from
+/// them the first time it is asked for: what the listing of legal actions
+/// asks of them ([`LyingTable`]) and their checks (for the solver's way
+/// out). A table lies unchanged for many turns and is listed for at every
+/// decision, so these are kept with it, read without a lock: games that
+/// share the table (a game and its copies) share them, and a table
+/// changed through [`Table::melds_mut`] or copied starts without them. A
+/// cache, not state: tables compare by their melds. Reads as the melds.
+#[derive(Debug, Default)]
+pub(crate) struct Table {
+    melds: Vec<Meld>,
+    lying: OnceLock<LyingTable>,
+    checks: OnceLock<TableChecks>,
+}
+
+/// A table's melds as cards, and each one's check (`None` when one fails).
+pub(crate) type TableChecks = (Vec<Vec<MeldCard>>, Option<Vec<Declaration>>);
+
+impl Table {
+    /// The melds to change; what was worked out from them is dropped.
+    pub(crate) fn melds_mut(&mut self) -> &mut Vec<Meld> {
+        self.lying = OnceLock::new();
+        self.checks = OnceLock::new();
+        &mut self.melds
+    }
+
+    /// What the listing asks of the melds, worked out by `make` the first
+    /// time.
+    pub(crate) fn lying(&self, make: impl FnOnce(&[Meld]) -> LyingTable) -> &LyingTable {
+        self.lying.get_or_init(|| make(&self.melds))
+    }
+
+    /// The melds as cards and their checks, worked out by `make` the first
+    /// time.
+    pub(crate) fn checks(&self, make: impl FnOnce() -> TableChecks) -> &TableChecks {
+        self.checks.get_or_init(make)
+    }
+}
+
+impl From<Vec<Meld>> for Table {
+    fn from(melds: Vec<Meld>) -> Table {
+        Table {
+            melds,
+            lying: OnceLock::new(),
+            checks: OnceLock::new(),
+        }
+    }
+}
+
+/// A copy is made to be changed: it starts without the lying table.
+impl Clone for Table {
+    fn clone(&self) -> Table {
+        Table::from(self.melds.clone())
+    }
+}
+
+/// Tables are equal when their melds are.
+impl PartialEq for Table {
+    fn eq(&self, other: &Table) -> bool {
+        self.melds == other.melds
+    }
+}
+
+impl std::ops::Deref for Table {
+    type Target = Vec<Meld>;
+    fn deref(&self) -> &Vec<Meld> {
+        &self.melds
     }
 }
 
@@ -184,7 +255,7 @@ pub struct Game {
     pub(crate) discard: Pile,
     /// Shared between forks (legality checks, seat views) until one of
     /// them changes the table.
-    pub(crate) table: Arc<Vec<Meld>>,
+    pub(crate) table: Arc<Table>,
     pub(crate) opened: Seats<bool>,
     pub(crate) first_to_meld: Option<usize>,
     pub(crate) turn: usize,

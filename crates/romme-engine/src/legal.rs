@@ -446,7 +446,7 @@ impl Game {
         };
         // The table's melds as checked before (the game keeps them, for the
         // table as it lies).
-        let lying = self.melds.table(&self.table, || {
+        let lying = self.table.checks(|| {
             let table = self.table_melds();
             let checked: Result<Vec<Declaration>, _> = table
                 .iter()
@@ -454,7 +454,7 @@ impl Game {
                 .collect();
             (table, checked.ok())
         });
-        let (table, Some(checked)) = &*lying else {
+        let (table, Some(checked)) = lying else {
             return Vec::new();
         };
         let Ok(Some(plan)) = tables.solver().and_then(|solver| {
@@ -981,10 +981,8 @@ fn push_exchanges(out: &mut Listing, plays: Plays, i: usize, here: &LyingMeld, k
 impl Game {
     /// What the listing asks of the table's melds, kept for the table as
     /// it lies.
-    pub(crate) fn lying_table(&self) -> Arc<LyingTable> {
-        self.melds.lying(&self.table, || {
-            Arc::new(LyingTable::of(&self.table, &self.rules))
-        })
+    pub(crate) fn lying_table(&self) -> &LyingTable {
+        self.table.lying(|melds| LyingTable::of(melds, &self.rules))
     }
 }
 

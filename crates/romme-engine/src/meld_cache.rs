@@ -8,10 +8,9 @@
 //! turn, so most groups come back turn after turn. The cache keeps each
 //! group's readings (sets and runs, in the checker's order) keyed by the
 //! group's sorted cards, for one ruleset and round. Besides, each meld
-//! checked (new melds, lay-offs), the faces a wild card may take on a
-//! table meld, and — for the table as it lies, which changes far less
-//! often than it is listed for — its melds' checks and what the listing
-//! asks of each meld.
+//! checked (new melds, lay-offs) and the faces a wild card may take on a
+//! table meld. (What is worked out for the table as it lies is kept with
+//! the table itself: [`crate::game::Table`].)
 //!
 //! Like the solver's tables it is shared by a game and its copies (forks
 //! for legality checks, seat views and the games a bot deals from them) and
@@ -28,9 +27,6 @@ use romme_core::notation::MeldCard;
 use romme_core::{CardKind, Face};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
-
-use crate::game::Meld;
-use crate::legal::LyingTable;
 
 /// The cards of one candidate meld, sorted, on the stack.
 pub(crate) type Group = SmallVec<[CardKind; 16]>;
@@ -87,68 +83,13 @@ struct Maps {
     /// A table meld with an undeclared wild card added: the faces the wild
     /// card may take there (one per reading).
     wild_lay_offs: FxHashMap<Vec<MeldCard>, Arc<[Option<Face>]>>,
-    /// The table last asked for with its melds' checks, and those. The
-    /// table is held, so no other table can take its address while it
-    /// is kept.
-    table: ForTable<TableChecks>,
-    /// The table last listed for, held the same way, and what the listing
-    /// asks of each of its melds.
-    lying: ForTable<LyingTable>,
 }
-
-/// Something worked out for one table, kept with the table it was worked
-/// out for (compared by address; holding the table keeps its address from
-/// being reused).
-type ForTable<T> = Option<(Arc<Vec<Meld>>, Arc<T>)>;
-
-/// A table's melds as cards, and each one's check (`None` when one fails).
-pub(crate) type TableChecks = (Vec<Vec<MeldCard>>, Option<Vec<Declaration>>);
 
 impl MeldCache {
     /// The readings of groups for a run of lookups under one lock (a
     /// listing looks up dozens of groups; `read` must not use the cache).
     pub(crate) fn group_readings(&self) -> GroupReadings<'_> {
         GroupReadings(self.lock())
-    }
-
-    /// The melds of `table` as cards and their checks, worked out by `make`
-    /// the first time this table is asked for (a table lies unchanged for
-    /// many turns).
-    pub(crate) fn table(
-        &self,
-        table: &Arc<Vec<Meld>>,
-        make: impl FnOnce() -> TableChecks,
-    ) -> Arc<TableChecks> {
-        self.for_table(|m| &mut m.table, table, || Arc::new(make()))
-    }
-
-    /// What the listing asks of each meld of `table`, worked out by `make`
-    /// the first time this table is listed for.
-    pub(crate) fn lying(
-        &self,
-        table: &Arc<Vec<Meld>>,
-        make: impl FnOnce() -> Arc<LyingTable>,
-    ) -> Arc<LyingTable> {
-        self.for_table(|m| &mut m.lying, table, make)
-    }
-
-    /// What `slot` keeps for `table`, worked out by `make` when it was
-    /// worked out for another table (or none) before.
-    fn for_table<T: ?Sized>(
-        &self,
-        slot: fn(&mut Maps) -> &mut ForTable<T>,
-        table: &Arc<Vec<Meld>>,
-        make: impl FnOnce() -> Arc<T>,
-    ) -> Arc<T> {
-        if let Some((t, v)) = slot(&mut self.lock()) {
-            if Arc::ptr_eq(t, table) {
-                return Arc::clone(v);
-            }
-        }
-        // Outside the lock: `make` may check melds through this cache.
-        let v = make();
-        *slot(&mut self.lock()) = Some((Arc::clone(table), Arc::clone(&v)));
-        v
     }
 
     /// The faces the wild card added last to the table meld `cards` may take

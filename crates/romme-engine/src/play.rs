@@ -15,7 +15,7 @@ use smallvec::SmallVec;
 use crate::action::LayOffPart;
 use crate::error::ActionError;
 use crate::event::Event;
-use crate::game::{Game, Hand, Meld, Phase};
+use crate::game::{Game, Hand, Meld, Phase, Table};
 
 /// Why a play is refused for the cards it uses (see
 /// [`Game::play_allowed`]), before the refusal is worded.
@@ -501,7 +501,7 @@ impl Game {
         self.ts.freed.retain(|j| hand.contains(j));
         self.hands[seat] = hand;
         let (table, new_at) = table.into_table(&self.table);
-        self.table = Arc::new(table);
+        self.table = Arc::new(Table::from(table));
         if opening_points.is_some() {
             self.opened[seat] = true;
         }
@@ -630,7 +630,7 @@ impl Game {
             self.ts.laid_off_on_others = true;
         }
         self.hands[seat] = hand;
-        Arc::make_mut(&mut self.table)[meld] = updated;
+        Arc::make_mut(&mut self.table).melds_mut()[meld] = updated;
         self.ts.exchanged = true;
         if rules.jokers.freed_must_be_melded {
             self.ts.freed.push(joker);

@@ -123,7 +123,7 @@ impl Game {
         let lying = self.lying_table();
         let table = lying.table_plays_at_most(kinds, lays_off);
         let go_out = hand.len() <= GO_OUT_HAND
-            && (wilds > 0 || self.natural_way_out_may_exist(seat, &natural, &faces, &lying));
+            && (wilds > 0 || self.natural_way_out_may_exist(seat, &natural, &faces, lying));
         let searches = usize::from(go_out) + usize::from(self.may_rearrange(seat));
         Some(melds.saturating_add(table).saturating_add(searches))
     }
@@ -452,7 +452,7 @@ impl Game {
         let Some((_, faces)) = natural.groups(&self.rules) else {
             return true;
         };
-        self.natural_way_out_may_exist(seat, &natural, &faces, &self.lying_table())
+        self.natural_way_out_may_exist(seat, &natural, &faces, self.lying_table())
     }
 
     /// [`Game::way_out_may_exist`] for a hand without wild cards, given its
@@ -818,7 +818,7 @@ mod tests {
             let (groups, faces) = natural.groups(rules).expect("groups");
             game.one_wild_may_open(&natural, groups, &faces, &hand)
         };
-        // The count of the opening combinations (`openings_at_most`), and
+        // The count of the opening combinations (`one_wild_openings_at_most`), and
         // how many the listing's search finds.
         let openings = |rules: &Ruleset, cards: &str| -> (Option<usize>, usize) {
             let (game, hand) = read(rules, cards);

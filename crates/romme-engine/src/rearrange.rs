@@ -29,7 +29,7 @@ use romme_solver::rearrange::{Limits, rearrange_with};
 use crate::action::Action;
 use crate::error::ActionError;
 use crate::event::Event;
-use crate::game::{Game, Meld};
+use crate::game::{Game, Meld, Table};
 
 /// Search nodes for the listed rearrangement (deterministic).
 const LISTED_NODES: u64 = 5_000;
@@ -183,7 +183,7 @@ impl Game {
             self.ts.laid_off_on_others = true;
         }
         self.hands[seat] = hand;
-        self.table = Arc::new(table);
+        self.table = Arc::new(Table::from(table));
         ev.push(Event::Rearranged {
             seat,
             placed: extra,
