@@ -2033,10 +2033,49 @@ mod tests {
         );
     }
 
-    /// The game's caches (group readings, table melds' checks, a wild card's
-    /// lay-off faces, the solver's tables) change no listing: along random
-    /// matches of every preset, each seat's list with the caches the match
-    /// has filled equals the list of a copy that starts with empty ones.
+    /// What the table keeps is worked out once while it lies unchanged,
+    /// again after [`Table::melds_mut`] (even where the table is changed
+    /// in place, not replaced), and afresh by a copy.
+    #[test]
+    fn the_table_works_out_its_lying_table_and_checks_again_once_changed() {
+        use crate::game::Table;
+        use std::cell::Cell;
+        let rules = presets::load("klassisch")
+            .expect("a preset")
+            .expect("loads");
+        let lying_made = Cell::new(0);
+        let checks_made = Cell::new(0);
+        let ask = |t: &Table| {
+            t.lying(|melds| {
+                lying_made.set(lying_made.get() + 1);
+                LyingTable::of(melds, &rules)
+            });
+            t.checks(|| {
+                checks_made.set(checks_made.get() + 1);
+                (Vec::new(), None)
+            });
+        };
+        let mut table = Table::from(Vec::new());
+        ask(&table);
+        ask(&table);
+        assert_eq!((lying_made.get(), checks_made.get()), (1, 1));
+        let _ = table.melds_mut();
+        ask(&table);
+        ask(&table);
+        assert_eq!((lying_made.get(), checks_made.get()), (2, 2));
+        let copy = table.clone();
+        ask(&copy);
+        assert_eq!((lying_made.get(), checks_made.get()), (3, 3));
+        ask(&table);
+        assert_eq!((lying_made.get(), checks_made.get()), (3, 3));
+    }
+
+    /// The game's caches (group readings, a wild card's lay-off faces, the
+    /// solver's tables, and what the table keeps: its melds' checks and
+    /// the listing's `LyingTable`) change no listing: along random matches
+    /// of every preset, each seat's list with the caches the match has
+    /// filled (the table's kept since it last changed) equals the list of
+    /// a copy that starts with empty ones.
     #[test]
     fn listings_are_the_same_with_empty_caches() {
         let mut compared = 0usize;
@@ -2050,6 +2089,8 @@ mod tests {
             let mut cold = game.clone();
             cold.melds = MeldCache::default();
             cold.solver = crate::game::SolverCache::default();
+            // A copied table starts without what was worked out from it.
+            cold.table = Arc::new((*game.table).clone());
             assert_eq!(cold.legal_actions(seat), game.legal_actions(seat), "{name}");
             compared += 1;
         });
