@@ -121,7 +121,7 @@ impl Meld {
 /// share the table (a game and its copies) share them, and a table
 /// changed through [`Table::melds_mut`] or copied starts without them. A
 /// cache, not state: tables compare by their melds. Reads as the melds.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub(crate) struct Table {
     melds: Vec<Meld>,
     lying: OnceLock<LyingTable>,
@@ -166,6 +166,13 @@ impl From<Vec<Meld>> for Table {
 impl Clone for Table {
     fn clone(&self) -> Table {
         Table::from(self.melds.clone())
+    }
+}
+
+/// Shown as its melds.
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.melds.fmt(f)
     }
 }
 

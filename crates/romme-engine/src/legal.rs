@@ -446,7 +446,7 @@ impl Game {
         };
         // The table's melds as checked before (the game keeps them, for the
         // table as it lies).
-        let lying = self.table.checks(|| {
+        let checks = self.table.checks(|| {
             let table = self.table_melds();
             let checked: Result<Vec<Declaration>, _> = table
                 .iter()
@@ -454,7 +454,7 @@ impl Game {
                 .collect();
             (table, checked.ok())
         });
-        let (table, Some(checked)) = lying else {
+        let (table, Some(checked)) = checks else {
             return Vec::new();
         };
         let Ok(Some(plan)) = tables.solver().and_then(|solver| {
