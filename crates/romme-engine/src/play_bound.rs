@@ -46,7 +46,7 @@
 
 use romme_core::meld::MeldChecker;
 use romme_core::opening;
-use romme_core::ruleset::{FinalDiscard, LayOff, Ruleset, SetSuits};
+use romme_core::ruleset::{FinalDiscard, LayOff, MeldValues, Ruleset, SetSuits};
 use romme_core::{Card, CardKind, Face, Rank, Suit};
 use smallvec::SmallVec;
 
@@ -92,7 +92,10 @@ impl Game {
             // Two wild cards fit nearly any card: no points bound.
             MAX_OPENINGS
         } else if wilds == 1 {
-            match self.one_wild_openings_at_most(&natural, hand) {
+            let counted = (groups <= COUNTED_GROUPS)
+                .then(|| self.one_wild_openings_at_most(&natural, hand))
+                .flatten();
+            match counted {
                 Some(n) => n.min(MAX_OPENINGS),
                 None if self.one_wild_may_open(&natural, groups, &faces, hand) => MAX_OPENINGS,
                 None => 0,
@@ -209,9 +212,6 @@ impl Game {
         // the cards held either side of it.
         let line = RankLine::of(rules);
         let line_ok = line.deck(rules);
-        // The value of a card at line position `p` (the ace low only at 0).
-        let value_at =
-            |p: u32, suit: Suit| values.value(Face::new(RankLine::rank_at(p), suit), p == 0);
         for &suit in suits {
             let s = suit.index();
             let held = line.of_ranks(natural.suit_ranks[s]) & line_ok;
@@ -229,12 +229,12 @@ impl Game {
                     continue;
                 }
                 let window = ((1u32 << (below + above + 1)) - 1) << (p - below);
-                let mut g = value_at(p, suit);
+                let mut g = RankLine::value_at(values, p);
                 let mut bits = outside & window;
                 while bits != 0 {
                     let q = bits.trailing_zeros();
                     bits &= bits - 1;
-                    g += value_at(q, suit);
+                    g += RankLine::value_at(values, q);
                 }
                 gain = gain.max(g);
                 meldable[s] |= line.ranks(held & window);
@@ -334,11 +334,10 @@ impl Game {
         // sums of the line's values below each position.
         let line = RankLine::of(rules);
         let line_ok = line.deck(rules);
-        // (A card's value does not depend on its suit.)
         let mut below_sum = [0u32; 16];
         for p in 0..15u32 {
             let v = if line_ok >> p & 1 == 1 {
-                values.value(Face::new(RankLine::rank_at(p), suits[0]), p == 0)
+                RankLine::value_at(values, p)
             } else {
                 0
             };
@@ -351,11 +350,7 @@ impl Game {
                 continue;
             }
             // Natural runs: every window of `min` or more held positions.
-            let mut stretches = held;
-            while stretches != 0 {
-                let at = stretches.trailing_zeros();
-                let len = (stretches >> at).trailing_ones();
-                stretches &= !(((1u32 << len) - 1) << at);
+            for (at, len) in stretches(held) {
                 for a in at..at + len {
                     for b in a + min as u32 - 1..at + len {
                         groups.push((points(a, b), (b - a + 1) as usize));
@@ -620,18 +615,13 @@ impl NaturalHand {
             if ones(r) < min {
                 continue;
             }
-            let mut line = ranks.of_ranks(r);
-            while line != 0 {
-                let at = line.trailing_zeros();
-                let len = (line >> at).trailing_ones();
-                let window = ((1u32 << len) - 1) << at;
-                line &= !window;
+            for (at, len) in stretches(ranks.of_ranks(r)) {
                 if (len as usize) < min {
                     continue;
                 }
                 let spare = len as usize - min + 1;
                 groups += spare * (spare + 1) / 2;
-                *bits |= ranks.ranks(window);
+                *bits |= ranks.ranks(((1u32 << len) - 1) << at);
             }
         }
         Some((groups, faces))
@@ -715,6 +705,12 @@ impl RankLine {
         }
     }
 
+    /// The meld value of a card at line position `p` (the ace low only at
+    /// 0; a card's value does not depend on its suit).
+    fn value_at(values: &MeldValues, p: u32) -> u32 {
+        values.value(Face::new(RankLine::rank_at(p), Suit::ALL[0]), p == 0)
+    }
+
     /// The positions of the deck's ranks.
     pub(crate) fn deck(self, rules: &Ruleset) -> u32 {
         let all = rules
@@ -748,6 +744,19 @@ fn grouped(rules: &Ruleset, hand: &[Card], faces: &[u16; 5]) -> (u32, usize, u32
         }
     }
     (points, cards, top)
+}
+
+/// The stretches of set bits in `bits`, lowest first: (first bit, length).
+fn stretches(mut bits: u32) -> impl Iterator<Item = (u32, u32)> {
+    std::iter::from_fn(move || {
+        if bits == 0 {
+            return None;
+        }
+        let at = bits.trailing_zeros();
+        let len = (bits >> at).trailing_ones();
+        bits &= !(((1u64 << len) - 1) << at) as u32;
+        Some((at, len))
+    })
 }
 
 /// The bits set in `bits`, looked up per byte (the baseline target has no
