@@ -22,7 +22,11 @@ use clap::{Parser, Subcommand};
 /// mimalloc instead of the system allocator: the engine, solver and bots
 /// allocate many short-lived vectors (candidate actions, meld readings,
 /// forked games); glibc's malloc and free were over a third of the time of
-/// random self-play.
+/// random self-play. Built with `no_thp`: mimalloc otherwise asks the
+/// kernel for transparent huge pages, and every first touch of a 2 MB page
+/// zeroes all of it — a tenth of a short simulation's time went to
+/// `clear_page_erms`, and the resident size was 44 MB instead of 14 MB
+/// (BENCHMARKS.md).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
