@@ -13,7 +13,7 @@ use std::sync::Arc;
 use rand::{Rng, RngExt};
 use romme_core::meld::{Declaration, MeldChecker, MeldKind};
 use romme_core::opening::{self, OpeningAttempt};
-use romme_core::ruleset::{FinalDiscard, Ruleset, SetSuits};
+use romme_core::ruleset::{FinalDiscard, Ruleset, RunRules, SetSuits};
 use romme_core::{Card, CardKind, Face, MeldCard, Rank, Suit};
 use smallvec::SmallVec;
 
@@ -1119,6 +1119,34 @@ enum MeldShape {
     Any,
 }
 
+/// The ranks a run holding `ranks` (a bit per [`Rank::index`]) could take
+/// under `runs`: the neighbours of its ends. Round the corner, the
+/// neighbours on the circle of 13 ranks (and an ace, which some rules let
+/// a run hold at both ends). Otherwise the neighbours on the line from the
+/// two to the king, and an ace where the run holds the two (ace low) or
+/// the king (ace high) and the ace is allowed there, unless the run holds
+/// an ace already and does not reach from the two to the king (its ace
+/// then stands at the one end it could take one).
+fn run_takes(ranks: u16, runs: &RunRules) -> u16 {
+    const ALL: u16 = (1 << 13) - 1;
+    let ace = 1 << Rank::Ace.index();
+    if runs.wrap_around {
+        let next = ((ranks << 1) | (ranks >> 12)) & ALL;
+        let before = ((ranks >> 1) | (ranks << 12)) & ALL;
+        return ((next | before) & !ranks) | ace;
+    }
+    let two = 1 << Rank::Two.index();
+    let king = 1 << Rank::King.index();
+    let line = ranks & !ace;
+    let mut takes = ((line << 1) | (line >> 1)) & !ace & ALL & !line;
+    let both_ends = line & two != 0 && line & king != 0;
+    let ace_free = ranks & ace == 0 || both_ends;
+    if ace_free && ((line & two != 0 && runs.ace_low) || (line & king != 0 && runs.ace_high)) {
+        takes |= ace;
+    }
+    takes
+}
+
 impl MeldShape {
     fn of(lying: &[(Card, Option<Face>)], rules: &Ruleset) -> MeldShape {
         // Every card's face (a bare wild card: anything goes).
@@ -1160,14 +1188,9 @@ impl MeldShape {
                 full: lying.len() >= max,
             }
         } else if one_suit {
-            // Neighbours on the circle of 13 ranks.
-            const ALL: u16 = (1 << 13) - 1;
-            let next = ((ranks << 1) | (ranks >> 12)) & ALL;
-            let before = ((ranks >> 1) | (ranks << 12)) & ALL;
-            let ace = 1 << Rank::Ace.index();
             MeldShape::Run {
                 suit: first.suit,
-                ranks: ((next | before) & !ranks) | ace,
+                ranks: run_takes(ranks, &rules.melds.runs),
             }
         } else {
             MeldShape::Any
@@ -1890,6 +1913,110 @@ mod tests {
     use rand::seq::SliceRandom;
     use rand_chacha::ChaCha8Rng;
     use romme_core::ruleset::presets;
+
+    /// A lying run's shape keeps every natural card the checker lets it
+    /// take, and (without round the corner) no card at its ends that it
+    /// cannot (but an ace at the second end of a run from two to king):
+    /// every run of hearts from three to thirteen cards (as it may
+    /// lie: its ace low or high, one card a declared joker or none), under
+    /// every setting of the ace, against every heart.
+    #[test]
+    fn a_lying_runs_shape_is_what_the_checker_lets_it_take() {
+        let base = presets::load("klassisch")
+            .and_then(Result::ok)
+            .expect("klassisch loads");
+        let mut checked = 0usize;
+        for (low, high, wrap) in [
+            (true, true, false),
+            (true, false, false),
+            (false, true, false),
+            (false, false, false),
+            (true, true, true),
+        ] {
+            let mut rules = base.clone();
+            rules.melds.runs.ace_low = low;
+            rules.melds.runs.ace_high = high;
+            rules.melds.runs.wrap_around = wrap;
+            let checker = MeldChecker::new(&rules, None).expect("a checker");
+            // Positions on the line: the ace low (0), two to king, the
+            // ace high (13); round the corner, any start on the circle.
+            let starts: Vec<usize> = if wrap {
+                (0..13).collect()
+            } else {
+                (0..14).collect()
+            };
+            for start in starts {
+                for len in 3..=13usize {
+                    let faces: Vec<Face> = (start..start + len)
+                        .map(|p| {
+                            let rank = if wrap {
+                                Rank::ALL[(p + 12) % 13]
+                            } else if p == 0 || p == 13 {
+                                Rank::Ace
+                            } else if p > 13 {
+                                return None;
+                            } else {
+                                Rank::ALL[p - 1]
+                            };
+                            Some(Face::new(rank, Suit::Hearts))
+                        })
+                        .collect::<Option<_>>()
+                        .unwrap_or_default();
+                    if faces.len() != len {
+                        continue;
+                    }
+                    for joker_at in std::iter::once(None).chain((0..len).map(Some)) {
+                        let lying: Vec<(Card, Option<Face>)> = faces
+                            .iter()
+                            .enumerate()
+                            .map(|(i, &f)| match joker_at {
+                                Some(j) if j == i => (Card::joker(0).expect("a joker"), Some(f)),
+                                _ => (Card::natural(f, 0).expect("a card"), None),
+                            })
+                            .collect();
+                        let cards: Vec<MeldCard> = lying
+                            .iter()
+                            .map(|&(c, f)| MeldCard {
+                                card: c.kind(),
+                                stands_for: f,
+                            })
+                            .collect();
+                        if checker.check(&cards).is_err() {
+                            continue;
+                        }
+                        let shape = MeldShape::of(&lying, &rules);
+                        for rank in Rank::ALL {
+                            let f = Face::new(rank, Suit::Hearts);
+                            let mut more = cards.clone();
+                            more.push(MeldCard {
+                                card: CardKind::Natural(f),
+                                stands_for: None,
+                            });
+                            let valid = checker.check(&more).is_ok();
+                            checked += 1;
+                            let rules_text = format!("low {low} high {high} wrap {wrap}");
+                            assert!(
+                                !valid || shape.could_extend(f),
+                                "{rules_text}: {faces:?} (joker at {joker_at:?}) takes {f:?}"
+                            );
+                            // (An ace at the second end of a run from the two
+                            // to the king is kept for the checker to decide.)
+                            let spans = [Rank::Two, Rank::King]
+                                .iter()
+                                .all(|&r| faces.contains(&Face::new(r, Suit::Hearts)));
+                            if !wrap && !(spans && rank == Rank::Ace) {
+                                assert!(
+                                    valid || !shape.could_extend(f),
+                                    "{rules_text}: {faces:?} (joker at {joker_at:?}) cannot take {f:?}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked} cards checked");
+    }
 
     /// The listing's duplicate filter looks only at the kinds of action that
     /// can repeat, and drops exactly what filtering every action drops: on
