@@ -37,6 +37,14 @@
 //! meld's gain (`Game::one_wild_may_open`): where they cannot reach the
 //! threshold there are none.
 //!
+//! After the opening, a hand with one joker (and no other wild card) is
+//! bounded as well: its natural groups, the groups the listing reads with
+//! the joker (`NaturalHand::joker_melds_at_most`: a set's missing suits,
+//! a run's stretch with the joker beside it or in a one-position gap), and
+//! the joker laid off once per face it could stand for on each table meld
+//! ([`LyingTable`]). These hands list about a dozen plays, most of them
+//! the joker's lay-offs, and the bound is nearly exact.
+//!
 //! The same counts rule out the solver's way out for most short hands
 //! ([`Game::way_out_may_exist`]): a way out the listing can play puts
 //! every card but the final discard into a group of the hand or lays it
@@ -80,13 +88,16 @@ impl Game {
         let (natural, wilds) = NaturalHand::of_naturals(&checker, hand);
         let opened = self.opened.get(seat).copied().unwrap_or(false);
         let lays_off = self.lays_off_now(seat);
-        // A wild card is bounded only before the opening, where it can go
-        // nowhere but into a new meld.
-        if wilds > 0 && (opened || lays_off) {
+        // A wild card is bounded before the opening, where it can go
+        // nowhere but into a new meld, and one joker after it.
+        let one_joker = wilds == 1 && hand.iter().any(|c| c.kind() == CardKind::Joker);
+        if wilds > 0 && (opened || lays_off) && !(opened && one_joker) {
             return None;
         }
         let (groups, faces) = natural.groups(&self.rules)?;
-        let melds = if opened {
+        let melds = if opened && wilds == 1 {
+            groups.saturating_add(natural.joker_melds_at_most(&self.rules)?)
+        } else if opened {
             groups
         } else if wilds > 1 {
             // Two wild cards fit nearly any card: no points bound.
@@ -629,6 +640,72 @@ impl NaturalHand {
 }
 
 impl NaturalHand {
+    /// At most how many single melds with the hand's one joker the listing
+    /// holds (each reading of each group with the joker counts): `None`
+    /// where not worked out (sets of any suits, melds of fewer than three
+    /// cards, runs round the corner).
+    ///
+    /// Sets: every choice of `k` of a rank's suits that a joker makes a
+    /// set of, read once per suit it lacks. Runs: the listing walks the
+    /// line from each start, naturals where the hand holds them and the
+    /// joker in the first gap. Its groups are a stretch of held positions
+    /// with the joker beside it (a prefix of a maximal stretch whose left
+    /// neighbour is on the line, or a suffix where the right one is; at
+    /// most two readings, the joker at either end), or positions on both
+    /// sides of a one-position gap, the joker in the gap (one reading).
+    fn joker_melds_at_most(&self, rules: &Ruleset) -> Option<usize> {
+        let m = &rules.melds;
+        let min = usize::from(m.min_len);
+        if min < 3 || m.sets.suits != SetSuits::Distinct || m.runs.wrap_around {
+            return None;
+        }
+        let suits = rules.deck.kind.suits().len();
+        let max_set = largest_set(rules);
+        let mut melds = 0usize;
+        for &held in &self.rank_suits {
+            let n = ones(u16::from(held));
+            for k in (min - 1)..=n.min(max_set.saturating_sub(1)) {
+                melds += binomial(n, k) * suits.saturating_sub(k);
+            }
+        }
+        let line = RankLine::of(rules);
+        let deck = line.deck(rules);
+        for &ranks in &self.suit_ranks {
+            let held = line.of_ranks(ranks) & deck;
+            if held == 0 {
+                continue;
+            }
+            let on_line = |p: u32| p < 32 && deck >> p & 1 == 1;
+            // Whole stretches with the joker beside them.
+            for (at, len) in stretches(held) {
+                let left = at > 0 && on_line(at - 1);
+                let right = on_line(at + len);
+                // Stretch lengths `l` with `l + 1 >= min`.
+                let lengths = (len as usize + 2).saturating_sub(min);
+                let groups = usize::from(left) * lengths + usize::from(right) * lengths
+                    - usize::from(left && right && lengths > 0);
+                melds += 2 * groups;
+            }
+            // A gap of one position between two held stretches.
+            let gaps = deck & !held & (held << 1) & (held >> 1);
+            let mut g = gaps;
+            while g != 0 {
+                let u = g.trailing_zeros();
+                g &= g - 1;
+                // The stretch ending at u - 1 and the one starting at u + 1.
+                let left = (held << (32 - u)).leading_ones() as usize;
+                let right = (held >> (u + 1)).trailing_ones() as usize;
+                // Pairs of a first card a (1..=left before the gap) and a
+                // last card c (1..=right after it) with a + c + 1 >= min.
+                for a in 1..=left {
+                    let need = min.saturating_sub(a + 1).max(1);
+                    melds += (right + 1).saturating_sub(need);
+                }
+            }
+        }
+        Some(melds)
+    }
+
     /// How many choices of copies per suit of rank `r` (the suits `held`)
     /// hold `min..=max` cards together: the sets of any suits the walk
     /// lists for the rank.
@@ -791,6 +868,54 @@ mod tests {
 
     use super::*;
     use crate::legal::single_meld_declarations;
+
+    /// Worked examples of the count of single melds with one joker after
+    /// the opening (`klassisch`: runs of three, sets of distinct suits),
+    /// each against the melds the listing reads with the joker.
+    #[test]
+    fn joker_meld_examples() {
+        let Some(Ok(klassisch)) = presets::load("klassisch") else {
+            panic!("klassisch loads");
+        };
+        let game = Game::new(klassisch.clone(), 3, 1).expect("a game");
+        let checker = game.checker().expect("a checker");
+        let count = |cards: &str| -> (Option<usize>, usize) {
+            let kinds: Vec<CardKind> = cards
+                .split_whitespace()
+                .map(|t| t.parse().expect("a card"))
+                .collect();
+            let hand: Vec<Card> = kinds
+                .iter()
+                .map(|&k| match k {
+                    CardKind::Natural(f) => Card::natural(f, 0),
+                    CardKind::Joker => Card::joker(0),
+                })
+                .collect::<Option<_>>()
+                .expect("cards of the deck");
+            let (natural, wilds) = NaturalHand::of_naturals(&checker, &hand);
+            assert_eq!(wilds, 1, "{cards}");
+            let with_joker: usize = crate::legal::single_melds(&checker, &klassisch, &kinds, None)
+                .iter()
+                .flat_map(|g| g.iter())
+                .filter(|d| d.ordered.iter().any(|c| c.card == CardKind::Joker))
+                .count();
+            (natural.joker_melds_at_most(&klassisch), with_joker)
+        };
+        // 7 8 9 and the joker: 7 8 *, 8 9 * and 7 8 9 *, each with the
+        // joker at either end.
+        assert_eq!(count("7h 8h 9h *"), (Some(6), 6));
+        // 7 _ 9: the joker in the gap only.
+        assert_eq!(count("7h 9h *"), (Some(1), 1));
+        // Two sevens: the joker as either missing seven.
+        assert_eq!(count("7h 7s *"), (Some(2), 2));
+        // Three sevens: with two of them (three ways, two suits each
+        // missing) or all three (one suit missing).
+        assert_eq!(count("7h 7s 7c *"), (Some(7), 7));
+        // Q K: the joker as the jack or the ace (high).
+        assert_eq!(count("Qh Kh *"), (Some(2), 2));
+        // Nothing two cards of which are near enough.
+        assert_eq!(count("2h 7s Jc *"), (Some(0), 0));
+    }
 
     /// Worked examples of the one-wild check (`klassisch`: 40 points to
     /// open, the ace high or low). The largest opening each hand has is
