@@ -20,6 +20,7 @@ use smallvec::SmallVec;
 use crate::action::{Action, DrawSource, LayOffPart};
 use crate::game::{Game, Meld, Phase};
 use crate::meld_cache::{Group, GroupKey, MeldCache};
+use crate::play_bound::PlayBound;
 
 /// Number of face slots, as [`Face::index`] counts them.
 const FACES: usize = Face::SLOTS;
@@ -291,15 +292,28 @@ impl Game {
             match q.draw(self, seat, rng) {
                 Ok(found) => return found,
                 Err(at) => {
-                    first = Some(at);
+                    // A lay-off or an exchange is found without the
+                    // listing; where its slot stands for nothing, or the
+                    // engine refuses it, the draw starts again on the
+                    // listing.
+                    match q.table_slot(at) {
+                        Some(s) => {
+                            if let Some(a) = self.table_slot(seat, &q.kinds, s) {
+                                if self.accepts_keeping(seat, &a, true) {
+                                    return Some(a);
+                                }
+                            }
+                        }
+                        None => first = Some(at),
+                    }
                     quick = Some(q);
                 }
             }
         }
         let (mut candidates, mut deferred) = self.candidates_with(seat, Searches::Deferred);
         candidates.unique_ready();
-        if let (Some(q), Some(j)) = (quick, first) {
-            first = q.slot_in(&mut candidates, deferred, j);
+        if let Some(q) = quick {
+            first = q.slot_in(&mut candidates, deferred, first);
         }
         loop {
             let listed = candidates.len();
@@ -622,25 +636,8 @@ impl Game {
                     out.items.push(lay_off(None));
                     continue;
                 }
-                let mut cards = meld.meld_cards();
-                cards.push(MeldCard::plain(k));
-                // The readings of the meld with the wild card added, kept per
-                // game (the table changes seldom).
-                let faces = self.melds.wild_lay_offs(&cards, || {
-                    match checker.declarations_matching(&cards) {
-                        Ok(ds) => ds
-                            .iter()
-                            .filter_map(|d| d.cards.last().map(|c| c.stands_for))
-                            .collect(),
-                        Err(_) => Arc::from(Vec::new()),
-                    }
-                });
-                // Two readings may declare the card alike (the ace below
-                // the two or above the king): each face once.
-                for (n, &f) in faces.iter().enumerate() {
-                    if !faces[..n].contains(&f) {
-                        out.items.push(lay_off(f));
-                    }
+                for f in self.wild_lay_off_faces(&checker, meld, k) {
+                    out.items.push(lay_off(f));
                 }
             }
             push_exchanges(&mut out, plays, i, here, &kinds);
@@ -678,8 +675,14 @@ struct QuickDraw {
     quick: usize,
     /// The quick actions drawn and refused, by number, in order.
     refused: SmallVec<[usize; 4]>,
-    /// At most this many other slots ([`Game::plays_at_most`]).
+    /// At most this many other slots ([`Game::plays_at_most`]), in all
+    /// and by part.
     plays: usize,
+    bound: PlayBound,
+    /// Whether a table slot is told apart without the listing
+    /// ([`Game::table_slot`]); else the table slots are numbered with the
+    /// new melds', in list order.
+    split: bool,
 }
 
 impl QuickDraw {
@@ -689,15 +692,22 @@ impl QuickDraw {
             return None;
         }
         let kinds = distinct_kinds(game.hands.get(seat)?.iter().map(|c| c.kind()));
-        let plays = game.plays_at_most(seat, &kinds)?;
+        let bound = game.plays_at_most(seat, &kinds)?;
         let calls = game.rules.going_out.rest_allowed > 0;
         let quick = kinds.len() + if calls { kinds.len() + 1 } else { 0 } + 1;
+        // A natural card that is wild (a round wild) is laid off once per
+        // reading, which the table's slots do not count.
+        let split = game
+            .checker()
+            .is_ok_and(|c| !kinds.iter().any(|&k| k != CardKind::Joker && c.is_wild(k)));
         Some(QuickDraw {
             kinds,
             calls,
             quick,
             refused: SmallVec::new(),
-            plays,
+            plays: bound.total(),
+            bound,
+            split,
         })
     }
 
@@ -752,12 +762,25 @@ impl QuickDraw {
         }
     }
 
+    /// The table slot of play slot `j`, where table slots are told apart
+    /// without the listing.
+    fn table_slot(&self, j: usize) -> Option<usize> {
+        let s = j.checked_sub(self.bound.melds)?;
+        (self.split && s < self.bound.table).then_some(s)
+    }
+
     /// Take the quick actions drawn and refused out of the built `listing`
     /// (they end it, in number order), and give the listing's slot (as
-    /// [`Game::random_legal_action`] numbers them) of play slot `j`:
-    /// `None` when the listing has fewer plays than the bound (the slot
-    /// stood for nothing, and a new one is drawn).
-    fn slot_in(&self, listing: &mut Listing, deferred: Deferred, j: usize) -> Option<usize> {
+    /// [`Game::random_legal_action`] numbers them) of play slot `j` (not
+    /// a table slot told apart without the listing): `None` when the
+    /// listing has fewer plays of its part than the bound (the slot stood
+    /// for nothing, and a new one is drawn), or no slot is given.
+    fn slot_in(
+        &self,
+        listing: &mut Listing,
+        deferred: Deferred,
+        j: Option<usize>,
+    ) -> Option<usize> {
         let start = listing.len().checked_sub(self.quick)?;
         debug_assert!(
             (0..self.quick).all(|n| {
@@ -773,17 +796,33 @@ impl QuickDraw {
             listing.items.remove(start + n);
         }
         let searches = usize::from(deferred.go_out) + usize::from(deferred.rearrange);
-        debug_assert!(
-            start + searches <= self.plays,
-            "{start} plays and {searches} searches over the bound {}",
-            self.plays
-        );
-        if j < start {
-            Some(j)
-        } else if j - start < searches {
-            Some(listing.len() + (j - start))
+        // The new melds come first in the listing, the table's plays after
+        // them.
+        let melds = if self.split {
+            listing.items[..start]
+                .iter()
+                .take_while(|c| matches!(c, Candidate::Melds(_)))
+                .count()
         } else {
-            None
+            start
+        };
+        let (meld_slots, search_from) = if self.split {
+            (self.bound.melds, self.bound.melds + self.bound.table)
+        } else {
+            let plays = self.bound.melds + self.bound.table;
+            (plays, plays)
+        };
+        debug_assert!(
+            melds <= meld_slots && searches <= self.bound.searches,
+            "{melds} new melds and {searches} searches over the bound {:?}",
+            self.bound
+        );
+        let j = j?;
+        if j < meld_slots {
+            (j < melds).then_some(j)
+        } else {
+            let k = j.checked_sub(search_from)?;
+            (k < searches).then_some(listing.len() + k)
         }
     }
 }
@@ -983,6 +1022,111 @@ impl Game {
     /// it lies.
     pub(crate) fn lying_table(&self) -> &LyingTable {
         self.table.lying(|melds| LyingTable::of(melds, &self.rules))
+    }
+
+    /// The faces the wild card `k` laid off on `meld` stands for, in the
+    /// checker's order, each once (two readings may declare it alike: the
+    /// ace below the two or above the king). The readings are kept per
+    /// game (the table changes seldom).
+    fn wild_lay_off_faces(
+        &self,
+        checker: &MeldChecker,
+        meld: &Meld,
+        k: CardKind,
+    ) -> SmallVec<[Option<Face>; 4]> {
+        let mut cards = meld.meld_cards();
+        cards.push(MeldCard::plain(k));
+        let faces =
+            self.melds
+                .wild_lay_offs(&cards, || match checker.declarations_matching(&cards) {
+                    Ok(ds) => ds
+                        .iter()
+                        .filter_map(|d| d.cards.last().map(|c| c.stands_for))
+                        .collect(),
+                    Err(_) => Arc::from(Vec::new()),
+                });
+        let mut out = SmallVec::new();
+        for &f in faces.iter() {
+            if !out.contains(&f) {
+                out.push(f);
+            }
+        }
+        out
+    }
+
+    /// The lay-off or joker exchange of table slot `s` of `seat`'s hand of
+    /// `kinds` (each once, in the hand's order), as its listing holds it:
+    /// `None` where the slot stands for nothing (the listing does not hold
+    /// it). The slots are those [`LyingTable::table_plays_at_most`] counts,
+    /// kind by kind: a natural card's lay-offs (where the seat lays off
+    /// now) onto each meld whose shape could take it, then its exchanges
+    /// with each meld holding a joker that stands for it; the joker's
+    /// lay-offs, per meld as many as the faces it could stand for there.
+    /// Every lay-off and exchange the listing holds has exactly one slot.
+    fn table_slot(&self, seat: usize, kinds: &[CardKind], mut s: usize) -> Option<Action> {
+        let checker = self.checker().ok()?;
+        let lying = self.lying_table();
+        let lays_off = self.lays_off_now(seat);
+        let suits = self.rules.deck.kind.suits().len();
+        // The listing's filters: the card may be laid off, onto this meld.
+        let listed = |k: CardKind, i: usize| {
+            self.table
+                .get(i)
+                .is_some_and(|m| self.may_lay_off_on(seat, m.owner))
+                && self.play_allowed_ok(seat, true, true, std::iter::once(k))
+        };
+        let lay_off = |i: usize, card: CardKind, stands_for: Option<Face>| Action::LayOff {
+            meld: i,
+            cards: vec![MeldCard { card, stands_for }],
+        };
+        for &k in kinds {
+            match k {
+                CardKind::Natural(f) => {
+                    if lays_off {
+                        let takers = usize::from(lying.takers[f.index()]);
+                        if s < takers {
+                            let i = lying
+                                .melds
+                                .iter()
+                                .enumerate()
+                                .filter(|(_, m)| m.shape.could_extend(f))
+                                .nth(s)?
+                                .0;
+                            return listed(k, i).then(|| lay_off(i, k, None));
+                        }
+                        s -= takers;
+                    }
+                    let jokers = usize::from(lying.jokers[f.index()]);
+                    if s < jokers {
+                        let i = lying
+                            .melds
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, m)| m.jokers.contains(&f))
+                            .nth(s)?
+                            .0;
+                        return Some(Action::ExchangeJoker { meld: i, card: k });
+                    }
+                    s -= jokers;
+                }
+                CardKind::Joker if lays_off => {
+                    for (i, m) in lying.melds.iter().enumerate() {
+                        let n = m.shape.joker_faces_at_most(suits);
+                        if s < n {
+                            let meld = self.table.get(i)?;
+                            if !listed(k, i) {
+                                return None;
+                            }
+                            let faces = self.wild_lay_off_faces(&checker, meld, k);
+                            return faces.get(s).map(|&f| lay_off(i, k, f));
+                        }
+                        s -= n;
+                    }
+                }
+                CardKind::Joker => {}
+            }
+        }
+        None
     }
 }
 
@@ -2309,6 +2453,7 @@ mod tests {
         let (mut bounded, mut with_plays, mut exact, mut points_ruled_out) = (0, 0, 0, 0);
         let (mut wild_bounded, mut wild_ruled_out, mut wild_opening) = (0, 0, 0);
         let (mut opened_wild_bounded, mut opened_wild_slack) = (0usize, 0usize);
+        let (mut table_slots, mut table_plays) = (0usize, 0usize);
         let mut presets_bounded = std::collections::BTreeSet::new();
         let walks = crate::walk::Walks {
             seats: 3,
@@ -2332,12 +2477,45 @@ mod tests {
                 .collect();
             let numbered: Vec<Action> = (0..q.quick).map(|n| q.action(n)).collect();
             assert_eq!(quick, numbered, "{name}: the quick actions");
-            let plays = start + usize::from(deferred.go_out) + usize::from(deferred.rearrange);
+            let searches = usize::from(deferred.go_out) + usize::from(deferred.rearrange);
+            let plays = start + searches;
             assert!(
                 plays <= q.plays,
                 "{name}: {plays} plays over the bound {}",
                 q.plays
             );
+            // Part by part: the new melds first, then the lay-offs and
+            // exchanges, each listed one the action of exactly one table
+            // slot (and no slot standing for one not listed).
+            assert!(
+                searches <= q.bound.searches,
+                "{name}: searches over {:?}",
+                q.bound
+            );
+            if q.split {
+                let melds = listing.items[..start]
+                    .iter()
+                    .take_while(|c| matches!(c, Candidate::Melds(_)))
+                    .count();
+                assert!(
+                    melds <= q.bound.melds,
+                    "{name}: {melds} melds over {:?}",
+                    q.bound
+                );
+                let mut listed: Vec<String> = listing.items[melds..start]
+                    .iter()
+                    .map(|c| format!("{:?}", listing.action(c.clone())))
+                    .collect();
+                let mut slotted: Vec<String> = (0..q.bound.table)
+                    .filter_map(|s| game.table_slot(seat, &q.kinds, s))
+                    .map(|a| format!("{a:?}"))
+                    .collect();
+                listed.sort();
+                slotted.sort();
+                assert_eq!(slotted, listed, "{name}: the table slots");
+                table_slots += q.bound.table;
+                table_plays += listed.len();
+            }
             bounded += 1;
             presets_bounded.insert(name.to_string());
             with_plays += usize::from(plays > 0);
@@ -2382,6 +2560,11 @@ mod tests {
             "only {wild_ruled_out} wild openings ruled out"
         );
         assert!(wild_opening > 300, "only {wild_opening} wild hands opening");
+        eprintln!("TABLE {table_slots} {table_plays}");
+        assert!(
+            table_plays > 10_000,
+            "only {table_plays} lay-offs and exchanges"
+        );
         // Hands holding one joker after the opening, bounded nearly
         // exactly (418 hands, 62 slots over their plays in all).
         assert!(

@@ -12,6 +12,13 @@
 //! exactly one slot, so the draw stays uniform (see
 //! [`Game::random_legal_action`]).
 //!
+//! The bound comes in parts ([`PlayBound`]): the new melds, which the
+//! listing holds first; the lay-offs and joker exchanges, counted per card
+//! kind and table meld; the deferred searches. A lay-off's or exchange's
+//! slot is told apart without the listing (`Game::table_slot`): after the
+//! opening, most plays drawn are these, and the listing (with every
+//! single meld of the hand) is then not built at all.
+//!
 //! The bound is worked out where it is cheap and tight: a hand without
 //! wild cards in the play phase, outside the concealed and patience
 //! variants. There the hand's single melds are its groups of natural
@@ -61,6 +68,9 @@ use smallvec::SmallVec;
 use crate::game::{Game, Phase};
 use crate::legal::{GO_OUT_HAND, LyingTable, MAX_OPENINGS};
 
+/// The most lay-off and exchange slots a bound gives.
+const MAX_TABLE_SLOTS: usize = 4096;
+
 /// Face slots, as [`Face::index`] counts them.
 const FACES: usize = Face::SLOTS;
 
@@ -68,13 +78,35 @@ const FACES: usize = Face::SLOTS;
 /// (`Game::one_wild_openings_at_most`); with more, no count.
 const COUNTED_GROUPS: usize = 6;
 
+/// At most how many plays a listing holds, by the part of the listing
+/// they lie in: its new melds (single melds or opening combinations, the
+/// listing's first part), its lay-offs and joker exchanges, and the
+/// slots of the deferred searches (the way out, the rearrangement).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PlayBound {
+    pub(crate) melds: usize,
+    /// Exactly the slots [`LyingTable::table_plays_at_most`] counts, which
+    /// [`Game::table_slot`] tells apart.
+    pub(crate) table: usize,
+    pub(crate) searches: usize,
+}
+
+impl PlayBound {
+    /// All the plays.
+    pub(crate) fn total(self) -> usize {
+        self.melds
+            .saturating_add(self.table)
+            .saturating_add(self.searches)
+    }
+}
+
 impl Game {
     /// At most how many actions `seat`'s listing holds besides its
     /// discards, its calls of Rommé and its end of turn (the deferred
     /// searches' slots counted): see the module docs. `kinds` are the
     /// kinds of the seat's hand, each once. `None` where no cheap bound is
     /// known.
-    pub(crate) fn plays_at_most(&self, seat: usize, kinds: &[CardKind]) -> Option<usize> {
+    pub(crate) fn plays_at_most(&self, seat: usize, kinds: &[CardKind]) -> Option<PlayBound> {
         let on_turn = self.phase == Phase::Play && seat == self.turn;
         if !on_turn
             || !self.players.contains(&seat)
@@ -136,15 +168,23 @@ impl Game {
         };
         let lying = self.lying_table();
         let table = lying.table_plays_at_most(kinds, lays_off);
+        // (A meld of no shape takes anything: no bound worth drawing from.)
+        if table > MAX_TABLE_SLOTS {
+            return None;
+        }
         let go_out = hand.len() <= GO_OUT_HAND
             && (wilds > 0 || self.natural_way_out_may_exist(seat, &natural, &faces, lying));
         let searches = usize::from(go_out) + usize::from(self.may_rearrange(seat));
-        Some(melds.saturating_add(table).saturating_add(searches))
+        Some(PlayBound {
+            melds,
+            table,
+            searches,
+        })
     }
 
     /// Whether `seat` may lay off now (before its opening only where lay-offs
     /// count toward it): what the listing's lay-offs ask of every card.
-    fn lays_off_now(&self, seat: usize) -> bool {
+    pub(crate) fn lays_off_now(&self, seat: usize) -> bool {
         let opened = self.opened.get(seat).copied().unwrap_or(false);
         self.rules.turn.lay_off != LayOff::Never && (opened || self.rules.opening.lay_offs_count)
     }

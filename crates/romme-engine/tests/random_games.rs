@@ -415,9 +415,10 @@ fn draw_counts(
 }
 
 /// Where `random_legal_action` draws before listing (a hand without wild
-/// cards after drawing: the discards, calls and end of turn against a
-/// bound on the plays, the listing built only when a play's slot is
-/// drawn), every listed legal action is still drawn equally often: each
+/// cards after drawing, or an opened one with a joker: the discards, calls
+/// and end of turn against a bound on the plays, a lay-off or exchange
+/// found from its slot, the listing built only when another play's slot
+/// is drawn), every listed legal action is still drawn equally often: each
 /// action's count lies within five standard deviations of its share, and
 /// the plays together are drawn as often as their share says (a draw
 /// that took a slot beyond the plays for a discard, or a play's slot for
@@ -426,6 +427,7 @@ fn draw_counts(
 fn the_draw_before_the_listing_stays_uniform() {
     let mut rng = ChaCha8Rng::seed_from_u64(23);
     let (mut positions, mut plays_drawn, mut plays_expected, mut variance) = (0, 0.0, 0.0, 0.0);
+    let mut with_joker = 0;
     'games: for seed in 0..300u64 {
         let name = ["klassisch", "bieten", "offen"][(seed % 3) as usize];
         let rules = presets::load(name).expect("preset").expect("loads");
@@ -436,10 +438,15 @@ fn the_draw_before_the_listing_stays_uniform() {
             let Some(seat) = game.turn() else {
                 continue 'games;
             };
-            let natural = game
-                .hand(seat)
-                .is_some_and(|h| h.iter().all(|c| c.kind() != CardKind::Joker));
-            if game.phase() == Phase::Play && natural && positions < 40 {
+            let jokers = game.hand(seat).map_or(0, |h| {
+                h.iter().filter(|c| c.kind() == CardKind::Joker).count()
+            });
+            // Hands without jokers, and opened hands with one (their
+            // lay-offs and exchanges drawn without the listing).
+            let joker_hand = jokers == 1 && game.has_opened(seat);
+            let wanted =
+                (jokers == 0 && positions - with_joker < 40) || (joker_hand && with_joker < 25);
+            if game.phase() == Phase::Play && wanted {
                 let legal = game.legal_actions(seat);
                 let is_play = |a: &Action| {
                     matches!(
@@ -472,6 +479,7 @@ fn the_draw_before_the_listing_stays_uniform() {
                     plays_expected += draws as f64 * share;
                     variance += draws as f64 * share * (1.0 - share);
                     positions += 1;
+                    with_joker += usize::from(joker_hand);
                 }
             }
             let Some(a) = pick(&game, seat, &mut rng) else {
@@ -482,7 +490,11 @@ fn the_draw_before_the_listing_stays_uniform() {
             }
         }
     }
-    assert!(positions >= 40, "only {positions} positions");
+    assert!(positions >= 65, "only {positions} positions");
+    assert!(
+        with_joker >= 25,
+        "only {with_joker} opened hands with a joker"
+    );
     assert!(
         (plays_drawn - plays_expected).abs() <= 4.0 * variance.sqrt(),
         "plays drawn {plays_drawn}, expected {plays_expected:.0} (sd {:.1})",
