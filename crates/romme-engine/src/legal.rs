@@ -2560,10 +2560,14 @@ mod tests {
             "only {wild_ruled_out} wild openings ruled out"
         );
         assert!(wild_opening > 300, "only {wild_opening} wild hands opening");
-        eprintln!("TABLE {table_slots} {table_plays}");
+        // Lay-offs and exchanges: 15,893 table slots, 13,061 of them plays.
         assert!(
             table_plays > 10_000,
             "only {table_plays} lay-offs and exchanges"
+        );
+        assert!(
+            table_slots < 2 * table_plays,
+            "{table_slots} table slots for {table_plays} plays"
         );
         // Hands holding one joker after the opening, bounded nearly
         // exactly (418 hands, 62 slots over their plays in all).
