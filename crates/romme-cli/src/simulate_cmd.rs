@@ -75,11 +75,6 @@ pub fn progress_bar(len: usize, what: &str) -> ProgressBar {
 
 /// Run `romme simulate`.
 pub fn run(args: &SimulateArgs, out: &mut String) -> Result<ExitCode> {
-    let r = run_inner(args, out);
-    romme_engine::trace_tmp::dump();
-    r
-}
-fn run_inner(args: &SimulateArgs, out: &mut String) -> Result<ExitCode> {
     let rules = resolve_rules(&args.rules)?.ruleset;
     let seats = match &args.seats {
         Some(list) => parse_bots(list)?,

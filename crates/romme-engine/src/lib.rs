@@ -52,15 +52,3 @@ pub use moves::Moves;
 pub use record::{Record, ReplayError};
 pub use seat_state::SeatState;
 pub use view::{SeatInfo, View};
-#[allow(missing_docs)]
-pub mod trace_tmp {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    pub static C: [AtomicUsize; 16] = [const { AtomicUsize::new(0) }; 16];
-    pub fn add(i: usize, n: usize) {
-        C[i].fetch_add(n, Ordering::Relaxed);
-    }
-    pub fn dump() {
-        let v: Vec<usize> = C.iter().map(|c| c.load(Ordering::Relaxed)).collect();
-        eprintln!("TRACE {v:?}");
-    }
-}
