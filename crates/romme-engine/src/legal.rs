@@ -1085,26 +1085,14 @@ impl Game {
                     if lays_off {
                         let takers = usize::from(lying.takers[f.index()]);
                         if s < takers {
-                            let i = lying
-                                .melds
-                                .iter()
-                                .enumerate()
-                                .filter(|(_, m)| m.shape.could_extend(f))
-                                .nth(s)?
-                                .0;
+                            let i = lying.nth_meld(s, |m| m.shape.could_extend(f))?;
                             return listed(k, i).then(|| lay_off(i, k, None));
                         }
                         s -= takers;
                     }
                     let jokers = usize::from(lying.jokers[f.index()]);
                     if s < jokers {
-                        let i = lying
-                            .melds
-                            .iter()
-                            .enumerate()
-                            .filter(|(_, m)| m.jokers.contains(&f))
-                            .nth(s)?
-                            .0;
+                        let i = lying.nth_meld(s, |m| m.jokers.contains(&f))?;
                         return Some(Action::ExchangeJoker { meld: i, card: k });
                     }
                     s -= jokers;
@@ -1186,6 +1174,16 @@ impl LyingTable {
             jokers,
             joker_faces,
         }
+    }
+
+    /// The index of the `s`-th meld (from 0) that `counts`.
+    fn nth_meld(&self, s: usize, counts: impl Fn(&LyingMeld) -> bool) -> Option<usize> {
+        self.melds
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| counts(m))
+            .nth(s)
+            .map(|(i, _)| i)
     }
 
     /// Whether some table meld could take a natural card of face `f`
