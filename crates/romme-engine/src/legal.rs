@@ -675,9 +675,7 @@ struct QuickDraw {
     quick: usize,
     /// The quick actions drawn and refused, by number, in order.
     refused: SmallVec<[usize; 4]>,
-    /// At most this many other slots ([`Game::plays_at_most`]), in all
-    /// and by part.
-    plays: usize,
+    /// At most this many other slots ([`Game::plays_at_most`]), by part.
     bound: PlayBound,
     /// Whether a table slot is told apart without the listing
     /// ([`Game::table_slot`]); else the table slots are numbered with the
@@ -696,16 +694,17 @@ impl QuickDraw {
         let calls = game.rules.going_out.rest_allowed > 0;
         let quick = kinds.len() + if calls { kinds.len() + 1 } else { 0 } + 1;
         // A natural card that is wild (a round wild) is laid off once per
-        // reading, which the table's slots do not count.
-        let split = game
-            .checker()
-            .is_ok_and(|c| !kinds.iter().any(|&k| k != CardKind::Joker && c.is_wild(k)));
+        // reading, which the table's slots do not count. (Only rulesets
+        // with round wilds have such cards.)
+        let split = !game.rules.melds.wilds.round_wild
+            || game
+                .checker()
+                .is_ok_and(|c| !kinds.iter().any(|&k| k != CardKind::Joker && c.is_wild(k)));
         Some(QuickDraw {
             kinds,
             calls,
             quick,
             refused: SmallVec::new(),
-            plays: bound.total(),
             bound,
             split,
         })
@@ -738,7 +737,7 @@ impl QuickDraw {
     ) -> Result<Option<Action>, usize> {
         loop {
             let left = self.quick - self.refused.len();
-            let slots = left + self.plays;
+            let slots = left + self.bound.total();
             if slots == 0 {
                 return Ok(None);
             }
@@ -1064,7 +1063,6 @@ impl Game {
     /// lay-offs, per meld as many as the faces it could stand for there.
     /// Every lay-off and exchange the listing holds has exactly one slot.
     fn table_slot(&self, seat: usize, kinds: &[CardKind], mut s: usize) -> Option<Action> {
-        let checker = self.checker().ok()?;
         let lying = self.lying_table();
         let lays_off = self.lays_off_now(seat);
         let suits = self.rules.deck.kind.suits().len();
@@ -1105,7 +1103,7 @@ impl Game {
                             if !listed(k, i) {
                                 return None;
                             }
-                            let faces = self.wild_lay_off_faces(&checker, meld, k);
+                            let faces = self.wild_lay_off_faces(&self.checker().ok()?, meld, k);
                             return faces.get(s).map(|&f| lay_off(i, k, f));
                         }
                         s -= n;
@@ -2478,9 +2476,9 @@ mod tests {
             let searches = usize::from(deferred.go_out) + usize::from(deferred.rearrange);
             let plays = start + searches;
             assert!(
-                plays <= q.plays,
+                plays <= q.bound.total(),
                 "{name}: {plays} plays over the bound {}",
-                q.plays
+                q.bound.total()
             );
             // Part by part: the new melds first, then the lay-offs and
             // exchanges, each listed one the action of exactly one table
@@ -2517,13 +2515,13 @@ mod tests {
             bounded += 1;
             presets_bounded.insert(name.to_string());
             with_plays += usize::from(plays > 0);
-            exact += usize::from(plays == q.plays && plays > 0);
+            exact += usize::from(plays == q.bound.total() && plays > 0);
             let opened = game.opened[seat];
             let hand: Vec<CardKind> = game.hands[seat].iter().map(|c| c.kind()).collect();
             let checker = game.checker().expect("checker");
             let wild = hand.iter().any(|&k| checker.is_wild(k));
             if !opened
-                && q.plays == 0
+                && q.bound.total() == 0
                 && !single_melds(&checker, &game.rules, &hand, None).is_empty()
             {
                 points_ruled_out += 1;
@@ -2531,7 +2529,7 @@ mod tests {
             }
             if wild && opened {
                 opened_wild_bounded += 1;
-                opened_wild_slack += q.plays - plays;
+                opened_wild_slack += q.bound.total() - plays;
             }
             if wild {
                 wild_bounded += 1;

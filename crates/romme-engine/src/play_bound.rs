@@ -127,7 +127,7 @@ impl Game {
             return None;
         }
         let (groups, faces) = natural.groups(&self.rules)?;
-        let melds = if opened && wilds == 1 {
+        let melds = if opened && one_joker {
             groups.saturating_add(natural.joker_melds_at_most(&self.rules)?)
         } else if opened {
             groups
@@ -727,8 +727,7 @@ impl NaturalHand {
                 melds += 2 * groups;
             }
             // A gap of one position between two held stretches.
-            let gaps = deck & !held & (held << 1) & (held >> 1);
-            let mut g = gaps;
+            let mut g = deck & !held & (held << 1) & (held >> 1);
             while g != 0 {
                 let u = g.trailing_zeros();
                 g &= g - 1;
