@@ -278,7 +278,7 @@ impl Game {
         if let Some(mut draws) = self.only_draws(seat) {
             while !draws.is_empty() {
                 let a = draws.swap_remove(rng.random_range(0..draws.len()));
-                if self.accepts(seat, &a) {
+                if self.accepts_keeping(seat, &a, true) {
                     return Some(a);
                 }
             }
@@ -335,7 +335,7 @@ impl Game {
                     self.rearrange_candidates(seat).into_iter().next()
                 };
                 if let Some(a) = found {
-                    if !candidates.holds(&a) && self.accepts(seat, &a) {
+                    if !candidates.holds(&a) && self.accepts_keeping(seat, &a, true) {
                         return Some(a);
                     }
                 }
@@ -1577,6 +1577,48 @@ fn readings(checker: &MeldChecker, sorted: &[CardKind]) -> Arc<[Declaration]> {
     out.into()
 }
 
+/// The groups [`single_melds`] has emitted: a hundred at most for
+/// ordinary hands, looked through in a line (a hash set's allocation and
+/// hashing cost more), behind a filter of a bit per hash of a packed key
+/// that rules out most groups not met before without the look.
+#[derive(Default)]
+struct SeenGroups {
+    keys: SmallVec<[GroupKey; 32]>,
+    /// A bit per [`SeenGroups::bit`] of every packed key added.
+    filter: [u64; 16],
+}
+
+impl SeenGroups {
+    /// The filter's bit of a packed key (`None` for a long one, which is
+    /// always looked for).
+    fn bit(key: &GroupKey) -> Option<usize> {
+        match key {
+            GroupKey::Packed(p) => {
+                let folded = (*p as u64) ^ (*p >> 64) as u64;
+                Some((folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) as usize)
+            }
+            GroupKey::Long(_) => None,
+        }
+    }
+
+    /// Whether `key` was added.
+    fn holds(&self, key: &GroupKey) -> bool {
+        if let Some(b) = Self::bit(key) {
+            if self.filter[b / 64] >> (b % 64) & 1 == 0 {
+                return false;
+            }
+        }
+        self.keys.contains(key)
+    }
+
+    fn add(&mut self, key: GroupKey) {
+        if let Some(b) = Self::bit(&key) {
+            self.filter[b / 64] |= 1 << (b % 64);
+        }
+        self.keys.push(key);
+    }
+}
+
 /// [`single_meld_declarations`] as the readings of each group in turn
 /// (shared, not copied: the listing clones only the melds it lists), each
 /// group's taken from `cache` where it has them (the game's: see
@@ -1610,10 +1652,8 @@ pub(crate) fn single_melds(
     let min = usize::from(rules.melds.min_len);
     let max_set = crate::play_bound::largest_set(rules);
     let mut out: Vec<Arc<[Declaration]>> = Vec::with_capacity(8);
-    // The groups emitted so far, where one can come twice: a few dozen at
-    // most, looked through in a line (a hash set's allocation and hashing
-    // cost more).
-    let mut seen: SmallVec<[GroupKey; 32]> = SmallVec::new();
+    // The groups emitted so far, where one can come twice.
+    let mut seen = SeenGroups::default();
     // Without wild cards no group comes twice: the sets of a rank differ in
     // their copies, runs in their span, and a set (one rank, at least two
     // cards) is never a run (distinct ranks).
@@ -1626,7 +1666,7 @@ pub(crate) fn single_melds(
         let mut sorted = Group::from_slice(g);
         sorted.sort_unstable();
         let key = GroupKey::of(&sorted);
-        if track && seen.contains(&key) {
+        if track && seen.holds(&key) {
             debug_assert!(repeats, "group {sorted:?} listed twice without wild cards");
             return;
         }
@@ -1635,7 +1675,7 @@ pub(crate) fn single_melds(
             None => readings(checker, &sorted),
         };
         if track {
-            seen.push(key);
+            seen.add(key);
         }
         if !ds.is_empty() {
             out.push(ds);
@@ -2075,6 +2115,47 @@ mod tests {
     use rand::seq::SliceRandom;
     use rand_chacha::ChaCha8Rng;
     use romme_core::ruleset::presets;
+
+    /// The groups a listing has emitted answer as a plain list of them
+    /// would: every group added is held, and of 3,000 random groups (short
+    /// ones packed, long ones not) none is held before it is added.
+    #[test]
+    fn seen_groups_hold_exactly_what_was_added() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut deck: Vec<CardKind> = Rank::ALL
+            .iter()
+            .flat_map(|&r| {
+                Suit::ALL
+                    .iter()
+                    .map(move |&s| CardKind::Natural(Face::new(r, s)))
+            })
+            .chain([CardKind::Joker])
+            .collect();
+        let mut seen = SeenGroups::default();
+        let mut plain: Vec<GroupKey> = Vec::new();
+        let mut repeats = 0;
+        for i in 0..3000 {
+            deck.shuffle(&mut rng);
+            // Few distinct short groups, so that some come again.
+            let len = if i % 10 == 0 { 20 } else { 1 + i % 3 };
+            let mut g = Group::from_slice(&deck[..len.min(deck.len())]);
+            if len < 3 {
+                g.truncate(1);
+            }
+            g.sort_unstable();
+            let key = GroupKey::of(&g);
+            let before = plain.contains(&key);
+            assert_eq!(seen.holds(&key), before, "{g:?}");
+            if before {
+                repeats += 1;
+            } else {
+                seen.add(key.clone());
+                plain.push(key.clone());
+            }
+            assert!(seen.holds(&key));
+        }
+        assert!(repeats > 100, "only {repeats} groups came again");
+    }
 
     /// A lying run's shape keeps every natural card the checker lets it
     /// take, and (without round the corner) no card at its ends that it
