@@ -295,27 +295,51 @@ pub struct Game {
     pub(crate) planned: PlannedPlay,
 }
 
-/// The play of new melds or lay-offs that `random_legal_action` last drew
-/// and found legal on this game, with what it changes, so that applying
-/// it next (as a simulation does at once) does not check it a second time.
-/// Not part of the state: a copy starts without one, any two compare
-/// equal, and every action applied to the game takes it out, so it serves
-/// only the next action applied, and only when that is the same play of
-/// the same seat (nothing changes a game but its actions; `accepts` and
-/// the listings only read it).
+/// The action that `random_legal_action` last drew and found legal on
+/// this game, with what it changes, so that applying it next (as a
+/// simulation does at once) does not check or play it a second time: a
+/// play of new melds or lay-offs with its plan, or an action `accepts`
+/// tried on a copy of the game (a joker exchange, a draw that reshuffles,
+/// a call of Rommé) with that copy after it. Not part of the state: a
+/// copy starts without one, any two compare equal, and every action
+/// applied to the game takes it out, so it serves only the next action
+/// applied, and only when that is the same action of the same seat
+/// (nothing changes a game but its actions; `accepts` and the listings
+/// only read it).
 #[derive(Default)]
-pub(crate) struct PlannedPlay(Mutex<Option<(usize, Action, PutDownPlan)>>);
+pub(crate) struct PlannedPlay(Mutex<Option<(usize, Action, Kept)>>);
+
+/// What [`PlannedPlay`] keeps of an action. (One per game, so its size
+/// does not matter; a boxed plan would cost an allocation per play drawn.)
+#[allow(clippy::large_enum_variant)]
+enum Kept {
+    /// A play's plan, committed by `act`.
+    Plan(PutDownPlan),
+    /// The copy of the game the action was tried on, after it, and the
+    /// events it caused (boxed: a game is large, a plan small).
+    Tried(Box<(Game, Vec<Event>)>),
+}
 
 impl PlannedPlay {
     /// Keep `plan`, `seat`'s checked `action`.
     pub(crate) fn keep(&self, seat: usize, action: &Action, plan: PutDownPlan) {
-        let mut slot = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        *slot = Some((seat, action.clone(), plan));
+        self.put(seat, action, Kept::Plan(plan));
     }
 
-    /// Take the kept plan out; it is handed back only if it is `seat`'s
+    /// Keep `after`, the copy of the game `seat`'s `action` was tried on,
+    /// and the events it caused.
+    fn keep_tried(&self, seat: usize, action: &Action, after: Game, events: Vec<Event>) {
+        self.put(seat, action, Kept::Tried(Box::new((after, events))));
+    }
+
+    fn put(&self, seat: usize, action: &Action, kept: Kept) {
+        let mut slot = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        *slot = Some((seat, action.clone(), kept));
+    }
+
+    /// Take what is kept out; it is handed back only if it is `seat`'s
     /// `action`.
-    fn take(&mut self, seat: usize, action: &Action) -> Option<PutDownPlan> {
+    fn take(&mut self, seat: usize, action: &Action) -> Option<Kept> {
         let kept = self
             .0
             .get_mut()
@@ -707,6 +731,11 @@ impl Game {
             self.history.extend(events.iter().cloned());
             return Ok(events);
         }
+        if let Some(Kept::Tried(tried)) = self.planned.take(seat, &action) {
+            let (next, events) = *tried;
+            self.adopt(seat, action, next, &events);
+            return Ok(events);
+        }
         self.apply_on_copy(seat, action, &mut events)
             .map_err(|refused| refused.0)?;
         Ok(events)
@@ -741,6 +770,11 @@ impl Game {
             self.log.push((seat, action));
             return Ok(());
         }
+        if let Some(Kept::Tried(tried)) = self.planned.take(seat, &action) {
+            let (next, events) = *tried;
+            self.adopt(seat, action, next, &events);
+            return Ok(());
+        }
         self.apply_on_copy(seat, action, &mut Vec::new())
             .map_err(Box::new)
     }
@@ -759,12 +793,18 @@ impl Game {
         if let Err(e) = next.act(seat, &action, events) {
             return Err((e, action));
         }
+        self.adopt(seat, action, next, events);
+        Ok(())
+    }
+
+    /// Become `next`, a copy of this game after `seat`'s `action`, which
+    /// caused `events`: the history and the log go on in it.
+    fn adopt(&mut self, seat: usize, action: Action, mut next: Game, events: &[Event]) {
         next.history = std::mem::take(&mut self.history);
         next.log = std::mem::take(&mut self.log);
         next.log.push((seat, action));
         next.history.extend(events.iter().cloned());
         *self = next;
-        Ok(())
     }
 
     /// Whether `apply` would accept the action (checked in place where `act`
@@ -806,7 +846,17 @@ impl Game {
         }
         let mut next = self.fork();
         next.trial = Trial(true);
-        next.act(seat, action, &mut Vec::new()).is_ok()
+        let mut events = Vec::new();
+        if next.act(seat, action, &mut events).is_err() {
+            return false;
+        }
+        if keep {
+            // The copy is the game after the action: applying it next
+            // takes the copy instead of trying the action again.
+            next.trial = self.trial;
+            self.planned.keep_tried(seat, action, next, events);
+        }
+        true
     }
 
     /// Keep an accepted play's plan, if asked to.
@@ -903,7 +953,7 @@ impl Game {
         ev: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
         // A play checked just before needs no second check.
-        if let Some(plan) = self.planned.take(seat, action) {
+        if let Some(Kept::Plan(plan)) = self.planned.take(seat, action) {
             self.commit_put_down(seat, plan, ev);
             return Ok(());
         }
@@ -942,15 +992,16 @@ mod tests {
 
     use super::{Game, SolverCache};
 
-    /// A play `random_legal_action` drew is applied with the plan it kept,
-    /// and makes the game (and events) that checking it again makes, on a
-    /// copy without the plan; the plan serves the next action only: the
-    /// same play applied once more is checked anew, as on a copy. Random
-    /// matches of every preset.
+    /// A play `random_legal_action` drew is applied with the plan it kept
+    /// (an action tried on a copy, with that copy), and makes the game
+    /// (and events) that checking it again makes, on a copy without the
+    /// plan, by `apply` and by `apply_quietly`; what is kept serves the
+    /// next action only: the same action applied once more is checked
+    /// anew, as on a copy. Random matches of every preset.
     #[test]
     fn a_kept_play_is_applied_as_checking_it_again_would() {
         use rand::SeedableRng;
-        let (mut plays, mut other_kept) = (0, 0);
+        let (mut plays, mut other_kept, mut tried) = (0, 0, 0);
         for name in presets::NAMES {
             let Some(Ok(rules)) = presets::load(name) else {
                 panic!("preset {name}");
@@ -974,10 +1025,22 @@ mod tests {
                         other_kept +=
                             usize::from(other.is_some_and(|o| o.is_play() && o != action));
                     }
-                    let kept = game.apply(seat, action.clone());
-                    assert_eq!(kept, fresh.apply(seat, action.clone()), "{name}");
+                    let on_copy = !game.checked_before_change(&action);
+                    tried += usize::from(on_copy);
+                    if plays % 3 == 1 {
+                        let quiet = game.apply_quietly(seat, action.clone()).map_err(|e| e.0);
+                        assert_eq!(
+                            quiet,
+                            fresh.apply_quietly(seat, action.clone()).map_err(|e| e.0),
+                            "{name}"
+                        );
+                        assert_eq!(game.events(), fresh.events(), "{name}");
+                    } else {
+                        let kept = game.apply(seat, action.clone());
+                        assert_eq!(kept, fresh.apply(seat, action.clone()), "{name}");
+                    }
                     assert_eq!(game, fresh, "{name}");
-                    if action.is_play() {
+                    if action.is_play() || on_copy {
                         plays += 1;
                         let mut again = game.clone();
                         let twice = game.apply(seat, action.clone());
@@ -989,6 +1052,7 @@ mod tests {
         }
         assert!(plays > 200, "only {plays} plays");
         assert!(other_kept > 50, "only {other_kept} other plays kept");
+        assert!(tried > 50, "only {tried} actions tried on a copy");
     }
 
     /// A refused action comes back from `apply_quietly` with the error
