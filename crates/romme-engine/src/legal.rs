@@ -114,7 +114,26 @@ impl Game {
                 (holds, opening::meld_points(&self.rules, d), d, at)
             })
             .collect();
-        decls.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
+        // Those holding a `must` card first, then by points, highest
+        // first, ties in list order: sorted as keys of one word each (the
+        // index last, so the unstable sort keeps list order).
+        if decls.len() > 1 {
+            let mut keys: Vec<u64> = decls
+                .iter()
+                .enumerate()
+                .map(|(i, d)| {
+                    u64::from(!d.0) << 63
+                        | u64::from(u32::MAX - d.1) << 31
+                        | (i as u64 & 0x7FFF_FFFF)
+                })
+                .collect();
+            keys.sort_unstable();
+            let sorted: Vec<Decl<'_>> = keys
+                .iter()
+                .map(|k| decls[(k & 0x7FFF_FFFF) as usize])
+                .collect();
+            decls = sorted;
+        }
         let roots = if must.is_empty() {
             decls.len()
         } else {
