@@ -76,7 +76,12 @@ pub(crate) struct MeldCache(Arc<Mutex<Maps>>);
 
 #[derive(Default)]
 struct Maps {
-    groups: FxHashMap<GroupKey, Arc<[Declaration]>>,
+    /// Groups of at most [`PACKED_CARDS`] cards, by their packed key:
+    /// entries of 32 bytes, so that the hundred a listing looks up share
+    /// fewer cache lines than keys of either kind would.
+    groups: FxHashMap<u128, Arc<[Declaration]>>,
+    /// Longer groups.
+    long_groups: FxHashMap<Group, Arc<[Declaration]>>,
     /// Melds checked (a table meld as laid, with a lay-off's cards, a new
     /// meld) and what the check gave; a refusal with whether it was worded.
     checks: FxHashMap<Vec<MeldCard>, (Result<Declaration, MeldError>, bool)>,
@@ -140,7 +145,9 @@ impl MeldCache {
     /// Number of groups remembered.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.0.lock().map_or(0, |m| m.groups.len())
+        self.0
+            .lock()
+            .map_or(0, |m| m.groups.len() + m.long_groups.len())
     }
 
     /// Whether two handles share one cache.
@@ -162,7 +169,10 @@ impl GroupReadings<'_> {
         key: &GroupKey,
         read: impl FnOnce() -> Arc<[Declaration]>,
     ) -> Arc<[Declaration]> {
-        remembered(&mut self.0.groups, key, read)
+        match key {
+            GroupKey::Packed(p) => remembered(&mut self.0.groups, p, read),
+            GroupKey::Long(g) => remembered(&mut self.0.long_groups, g, read),
+        }
     }
 }
 
@@ -191,7 +201,10 @@ where
 
 impl std::fmt::Debug for MeldCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let groups = self.0.lock().map_or(0, |m| m.groups.len());
+        let groups = self
+            .0
+            .lock()
+            .map_or(0, |m| m.groups.len() + m.long_groups.len());
         write!(f, "MeldCache {{ groups: {groups} }}")
     }
 }
