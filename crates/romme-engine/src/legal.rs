@@ -1602,39 +1602,41 @@ fn readings(checker: &MeldChecker, sorted: &[CardKind]) -> Arc<[Declaration]> {
 /// that rules out most groups not met before without the look.
 #[derive(Default)]
 struct SeenGroups {
-    keys: SmallVec<[GroupKey; 32]>,
+    /// The packed keys (most groups), in a line of 16 bytes each.
+    packed: SmallVec<[u128; 32]>,
+    /// The long ones.
+    long: Vec<Group>,
     /// A bit per [`SeenGroups::bit`] of every packed key added.
     filter: [u64; 16],
 }
 
 impl SeenGroups {
-    /// The filter's bit of a packed key (`None` for a long one, which is
-    /// always looked for).
-    fn bit(key: &GroupKey) -> Option<usize> {
-        match key {
-            GroupKey::Packed(p) => {
-                let folded = (*p as u64) ^ (*p >> 64) as u64;
-                Some((folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) as usize)
-            }
-            GroupKey::Long(_) => None,
-        }
+    /// The filter's bit of a packed key.
+    fn bit(p: u128) -> usize {
+        let folded = (p as u64) ^ (p >> 64) as u64;
+        (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) as usize
     }
 
     /// Whether `key` was added.
     fn holds(&self, key: &GroupKey) -> bool {
-        if let Some(b) = Self::bit(key) {
-            if self.filter[b / 64] >> (b % 64) & 1 == 0 {
-                return false;
+        match key {
+            GroupKey::Packed(p) => {
+                let b = Self::bit(*p);
+                self.filter[b / 64] >> (b % 64) & 1 == 1 && self.packed.contains(p)
             }
+            GroupKey::Long(g) => self.long.contains(g),
         }
-        self.keys.contains(key)
     }
 
     fn add(&mut self, key: GroupKey) {
-        if let Some(b) = Self::bit(&key) {
-            self.filter[b / 64] |= 1 << (b % 64);
+        match key {
+            GroupKey::Packed(p) => {
+                let b = Self::bit(p);
+                self.filter[b / 64] |= 1 << (b % 64);
+                self.packed.push(p);
+            }
+            GroupKey::Long(g) => self.long.push(g),
         }
-        self.keys.push(key);
     }
 }
 
@@ -1670,7 +1672,9 @@ pub(crate) fn single_melds(
     wilds.sort_unstable();
     let min = usize::from(rules.melds.min_len);
     let max_set = crate::play_bound::largest_set(rules);
-    let mut out: Vec<Arc<[Declaration]>> = Vec::with_capacity(8);
+    // (A wild card makes a hand's groups many: a hundred with two.)
+    let mut out: Vec<Arc<[Declaration]>> =
+        Vec::with_capacity(if wilds.is_empty() { 8 } else { 64 });
     // The groups emitted so far, where one can come twice.
     let mut seen = SeenGroups::default();
     // Without wild cards no group comes twice: the sets of a rank differ in
