@@ -306,8 +306,9 @@ impl Game {
         // Where the plays can be bounded cheaply, the listing is built
         // only when a play's slot is drawn.
         let mut first = None;
-        let mut quick = None;
-        if let Some(mut q) = QuickDraw::new(self, seat) {
+        // (Kept where it is made: it is large to move.)
+        let mut quick = QuickDraw::new(self, seat);
+        if let Some(q) = quick.as_mut() {
             match q.draw(self, seat, rng) {
                 Ok(found) => return found,
                 Err(at) => {
@@ -325,13 +326,12 @@ impl Game {
                         }
                         None => first = Some(at),
                     }
-                    quick = Some(q);
                 }
             }
         }
         let (mut candidates, mut deferred) = self.candidates_with(seat, Searches::Deferred);
         candidates.unique_ready();
-        if let Some(q) = quick {
+        if let Some(q) = &quick {
             first = q.slot_in(&mut candidates, deferred, first);
         }
         loop {
