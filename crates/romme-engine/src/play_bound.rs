@@ -38,7 +38,8 @@
 //! ([`MAX_OPENINGS`] at most) and joker exchanges. With one wild card, the
 //! combinations hold at most one meld with the wild card. They are
 //! counted as pairs of a subset of the natural groups and one reading of
-//! a meld with the wild card (or none) whose points might open
+//! a meld with the wild card (or none) that put no card the hand holds
+//! once into two melds and whose points might open
 //! (`Game::one_wild_openings_at_most`); where that count is not worked
 //! out, their points are bounded by the groups' cards and the best such
 //! meld's gain (`Game::one_wild_may_open`): where they cannot reach the
