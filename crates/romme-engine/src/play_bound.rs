@@ -158,11 +158,16 @@ impl Game {
                 wild_melds: 0,
             };
             if self.tally_may_open(&all, cards, hand.len(), self.opening_table_value()) {
+                // The subsets that put no card down twice and might open,
+                // where few; else every subset.
+                let counted = (groups <= COUNTED_GROUPS)
+                    .then(|| self.natural_openings_at_most(&natural, hand))
+                    .flatten();
                 let subsets = u32::try_from(groups)
                     .ok()
                     .and_then(|n| 1usize.checked_shl(n))
                     .map_or(usize::MAX, |s| s - 1);
-                subsets.min(MAX_OPENINGS)
+                counted.unwrap_or(subsets).min(MAX_OPENINGS)
             } else {
                 0
             }
@@ -338,6 +343,19 @@ impl Game {
     /// more than [`COUNTED_GROUPS`] groups, and a table that reaches the
     /// threshold alone.
     fn one_wild_openings_at_most(&self, natural: &NaturalHand, hand: &[Card]) -> Option<usize> {
+        self.openings_at_most(natural, hand, true)
+    }
+
+    /// [`Game::one_wild_openings_at_most`] for a hand without wild cards:
+    /// the subsets of its natural groups that put no card held once into
+    /// two melds and might open.
+    fn natural_openings_at_most(&self, natural: &NaturalHand, hand: &[Card]) -> Option<usize> {
+        self.openings_at_most(natural, hand, false)
+    }
+
+    /// The count of [`Game::one_wild_openings_at_most`] (with the wild
+    /// card's readings where `wild`, else without).
+    fn openings_at_most(&self, natural: &NaturalHand, hand: &[Card], wild: bool) -> Option<usize> {
         let rules = &self.rules;
         let m = &rules.melds;
         if m.runs.wrap_around || m.sets.suits != SetSuits::Distinct || m.min_len < 2 {
@@ -469,7 +487,7 @@ impl Game {
         if groups.len() > COUNTED_GROUPS {
             return None;
         }
-        if rules.opening.naturals_only {
+        if rules.opening.naturals_only || !wild {
             readings.clear();
         }
         let most_points = readings.iter().map(|r| r.0).max().unwrap_or(0);
@@ -1105,10 +1123,13 @@ mod tests {
     /// opening, one meld alone, no wild card in it, no Hand-Rommé waiver),
     /// where hands are often given a run or a set to reach the threshold.
     /// Among them, hands counted exactly, hands counted with none though
-    /// the old check said they might open, and hands with many.
+    /// the old check said they might open, and hands with many. The same
+    /// hands without the wild card bound theirs as well
+    /// ([`Game::natural_openings_at_most`]).
     #[test]
     fn the_one_wild_count_bounds_the_opening_combinations() {
         let (mut counted, mut exact, mut none_left, mut many) = (0, 0, 0, 0);
+        let (mut natural_counted, mut natural_exact, mut natural_some) = (0, 0, 0);
         let mut variants: Vec<(String, Ruleset)> = Vec::new();
         for name in presets::NAMES {
             let Some(Ok(rules)) = presets::load(name) else {
@@ -1163,6 +1184,21 @@ mod tests {
                         .collect();
                     hand.extend(extra);
                 }
+                hand.sort_unstable();
+                // The hand without the wild card first.
+                let (natural, _) = NaturalHand::of_naturals(&checker, &hand);
+                if let Some(bound) = game.natural_openings_at_most(&natural, &hand) {
+                    let kinds: Vec<CardKind> = hand.iter().map(|c| c.kind()).collect();
+                    let groups = crate::legal::single_melds(&checker, rules, &kinds, None);
+                    let combos = game.opening_combos_for_tests(&groups, &kinds);
+                    assert!(
+                        combos <= bound,
+                        "{name}: {combos} natural opening combinations over the bound {bound}: {kinds:?}"
+                    );
+                    natural_counted += 1;
+                    natural_exact += usize::from(combos == bound);
+                    natural_some += usize::from(combos > 0);
+                }
                 hand.push(wild);
                 hand.sort_unstable();
                 let (natural, wilds) = NaturalHand::of_naturals(&checker, &hand);
@@ -1189,6 +1225,20 @@ mod tests {
             }
         }
         assert!(counted > 12_000, "only {counted} hands counted");
+        // The same hands without the wild card: 15,120 counted, 15,104
+        // exactly, 3,415 with an opening.
+        assert!(
+            natural_counted > 12_000,
+            "only {natural_counted} natural hands"
+        );
+        assert!(
+            natural_exact > 14_000,
+            "only {natural_exact} natural hands exact"
+        );
+        assert!(
+            natural_some > 2_500,
+            "only {natural_some} natural hands open"
+        );
         // (Before shared cards were looked at: 8,450 exact, 1,343 ruled out.)
         assert!(exact > 12_000, "only {exact} counted exactly");
         assert!(none_left > 1_500, "only {none_left} newly ruled out");
