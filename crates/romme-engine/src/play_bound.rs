@@ -30,7 +30,10 @@
 //! single melds bound the opening combinations: none unless the cards in
 //! them, each at its highest value, may reach the threshold
 //! ([`opening::points_may_open`]), else at most one per subset of them
-//! and [`MAX_OPENINGS`] at most. The lay-offs and joker exchanges are
+//! that puts no card held once into two melds and might open by its
+//! points (counted where the groups are few,
+//! `Game::natural_openings_at_most`; every subset otherwise), and
+//! [`MAX_OPENINGS`] at most. The lay-offs and joker exchanges are
 //! counted per card kind from the table's [`LyingTable`].
 //!
 //! A hand with wild cards before its opening (where lay-offs do not count
