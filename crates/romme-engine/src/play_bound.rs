@@ -1188,12 +1188,16 @@ mod tests {
                     hand.extend(extra);
                 }
                 hand.sort_unstable();
+                // What the listing's search finds for a hand, and its kinds.
+                let search = |hand: &[Card]| {
+                    let kinds: Vec<CardKind> = hand.iter().map(|c| c.kind()).collect();
+                    let groups = crate::legal::single_melds(&checker, rules, &kinds, None);
+                    (game.opening_combos_for_tests(&groups, &kinds), kinds)
+                };
                 // The hand without the wild card first.
                 let (natural, _) = NaturalHand::of_naturals(&checker, &hand);
                 if let Some(bound) = game.natural_openings_at_most(&natural, &hand) {
-                    let kinds: Vec<CardKind> = hand.iter().map(|c| c.kind()).collect();
-                    let groups = crate::legal::single_melds(&checker, rules, &kinds, None);
-                    let combos = game.opening_combos_for_tests(&groups, &kinds);
+                    let (combos, kinds) = search(&hand);
                     assert!(
                         combos <= bound,
                         "{name}: {combos} natural opening combinations over the bound {bound}: {kinds:?}"
@@ -1209,9 +1213,7 @@ mod tests {
                 let Some(bound) = game.one_wild_openings_at_most(&natural, &hand) else {
                     continue;
                 };
-                let kinds: Vec<CardKind> = hand.iter().map(|c| c.kind()).collect();
-                let groups = crate::legal::single_melds(&checker, rules, &kinds, None);
-                let combos = game.opening_combos_for_tests(&groups, &kinds);
+                let (combos, kinds) = search(&hand);
                 assert!(
                     combos <= bound,
                     "{name}: {combos} opening combinations over the bound {bound}: {kinds:?}"
