@@ -128,11 +128,10 @@ impl Game {
                 })
                 .collect();
             keys.sort_unstable();
-            let sorted: Vec<Decl<'_>> = keys
+            decls = keys
                 .iter()
                 .map(|k| decls[(k & 0x7FFF_FFFF) as usize])
                 .collect();
-            decls = sorted;
         }
         let roots = if must.is_empty() {
             decls.len()

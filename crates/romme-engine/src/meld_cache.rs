@@ -90,6 +90,13 @@ struct Maps {
     wild_lay_offs: FxHashMap<Vec<MeldCard>, Arc<[Option<Face>]>>,
 }
 
+impl Maps {
+    /// Groups remembered, of either length.
+    fn group_count(&self) -> usize {
+        self.groups.len() + self.long_groups.len()
+    }
+}
+
 impl MeldCache {
     /// The readings of groups for a run of lookups under one lock (a
     /// listing looks up dozens of groups; `read` must not use the cache).
@@ -145,9 +152,7 @@ impl MeldCache {
     /// Number of groups remembered.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.0
-            .lock()
-            .map_or(0, |m| m.groups.len() + m.long_groups.len())
+        self.0.lock().map_or(0, |m| m.group_count())
     }
 
     /// Whether two handles share one cache.
@@ -201,10 +206,7 @@ where
 
 impl std::fmt::Debug for MeldCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let groups = self
-            .0
-            .lock()
-            .map_or(0, |m| m.groups.len() + m.long_groups.len());
+        let groups = self.0.lock().map_or(0, |m| m.group_count());
         write!(f, "MeldCache {{ groups: {groups} }}")
     }
 }

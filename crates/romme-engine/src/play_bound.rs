@@ -380,6 +380,8 @@ impl Game {
         let min = usize::from(m.min_len);
         let suits = rules.deck.kind.suits();
         let max_set = largest_set(rules);
+        // The wild card's readings, where they are wanted.
+        let readings_wanted = wild && !rules.opening.naturals_only;
         // The faces the hand holds once (a bit per `Face::index`): two
         // melds cannot both hold one of them.
         let mut single = 0u128;
@@ -419,15 +421,12 @@ impl Game {
                     if k >= min {
                         groups.push((v * size, k, faces_of(chosen)));
                     }
-                    if k + 1 >= min && k < max_set {
+                    if readings_wanted && k + 1 >= min && k < max_set {
                         let stands_for = suits.len().saturating_sub(k);
                         readings.push((v * (size + 1), k + 1, stands_for, faces_of(chosen)));
                     }
                 }
                 chosen = (chosen - 1) & held;
-            }
-            if groups.len() > COUNTED_GROUPS {
-                return None;
             }
         }
         if groups.len() > COUNTED_GROUPS {
@@ -468,7 +467,11 @@ impl Game {
             }
             // Runs with the wild card at position `p`, held cards on
             // either side of it.
-            let mut places = line_ok & (held << 1 | held >> 1);
+            let mut places = if readings_wanted {
+                line_ok & (held << 1 | held >> 1)
+            } else {
+                0
+            };
             while places != 0 {
                 let p = places.trailing_zeros();
                 places &= places - 1;
@@ -489,9 +492,6 @@ impl Game {
         }
         if groups.len() > COUNTED_GROUPS {
             return None;
-        }
-        if rules.opening.naturals_only || !wild {
-            readings.clear();
         }
         let most_points = readings.iter().map(|r| r.0).max().unwrap_or(0);
         let most_cards = readings.iter().map(|r| r.1).max().unwrap_or(0);
