@@ -563,7 +563,7 @@ impl Game {
         }
         // The hand's kinds, on the stack for ordinary hands.
         let hand: Kinds = self.hands[seat].iter().map(|c| c.kind()).collect();
-        let kinds = distinct_kinds(hand.iter().copied());
+        let kinds = distinct_kinds(&self.hands[seat]);
         if self.rules.concealed.enabled {
             let mut out: Vec<Action> = kinds
                 .into_iter()
@@ -707,7 +707,7 @@ impl QuickDraw {
         if game.phase != Phase::Play || seat != game.turn {
             return None;
         }
-        let kinds = distinct_kinds(game.hands.get(seat)?.iter().map(|c| c.kind()));
+        let kinds = distinct_kinds(game.hands.get(seat)?);
         let bound = game.plays_at_most(seat, &kinds)?;
         let calls = game.rules.going_out.rest_allowed > 0;
         let quick = kinds.len() + if calls { kinds.len() + 1 } else { 0 } + 1;
@@ -847,13 +847,21 @@ impl QuickDraw {
 /// Card kinds of a hand, on the stack for ordinary hands.
 pub(crate) type Kinds = SmallVec<[CardKind; 16]>;
 
-/// Each of a hand's card kinds once: `kinds` in the hand's order (sorted,
-/// so copies are neighbours), collected without a copy of the hand.
-fn distinct_kinds(kinds: impl Iterator<Item = CardKind>) -> Kinds {
+/// Each of a hand's card kinds once, in the hand's order (sorted, so
+/// copies are neighbours), told apart by their bytes: a natural's copies
+/// share the byte halved, and every joker is alike.
+fn distinct_kinds(hand: &[Card]) -> Kinds {
     let mut out = Kinds::new();
-    for k in kinds {
-        if out.last() != Some(&k) {
-            out.push(k);
+    let mut last = u16::MAX;
+    for &c in hand {
+        let key = if c.is_joker() {
+            u16::from(u8::MAX)
+        } else {
+            u16::from(c.id() >> 1)
+        };
+        if key != last {
+            last = key;
+            out.push(c.kind());
         }
     }
     out

@@ -529,13 +529,16 @@ impl Game {
             };
             // The readings with those points, and those without that put
             // out the whole hand.
+            // (Points first: most subsets open with no reading at all.)
             let whole = opens(&t.with(0, true), cards + most_cards);
-            for &(v, c, n, faces) in &readings {
-                if faces & used & single != 0 {
-                    continue;
-                }
-                if v >= need || (whole && opens(&t.with(v, true), cards + c)) {
-                    here = here.saturating_add(n);
+            if need <= most_points || whole {
+                let clash = used & single;
+                for &(v, c, n, faces) in &readings {
+                    if (v >= need || (whole && opens(&t.with(v, true), cards + c)))
+                        && faces & clash == 0
+                    {
+                        here = here.saturating_add(n);
+                    }
                 }
             }
             count = count.saturating_add(here);
