@@ -11,7 +11,7 @@ use romme_core::ruleset::{DiscardTake, StockExhausted};
 use crate::action::DrawSource;
 use crate::error::ActionError;
 use crate::event::Event;
-use crate::game::{Game, Phase, derived_seed};
+use crate::game::{Game, Phase, derived_seed, put_in_hand};
 
 impl Game {
     // ----- drawing -----
@@ -36,8 +36,7 @@ impl Game {
                     return Ok(());
                 }
                 let card = self.pop_stock(pile)?;
-                self.hands[seat].push(card);
-                self.hands[seat].sort_unstable();
+                put_in_hand(&mut self.hands[seat], card);
                 ev.push(Event::Drew {
                     seat,
                     from,
@@ -53,8 +52,7 @@ impl Game {
             DrawSource::Discard => {
                 let card = self.discard_draw_checks(seat)?;
                 self.discard.pop();
-                self.hands[seat].push(card);
-                self.hands[seat].sort_unstable();
+                put_in_hand(&mut self.hands[seat], card);
                 self.ts.took = Some(card);
                 self.known[seat].push(card);
                 if self.rules.turn.discard_take != DiscardTake::Free {

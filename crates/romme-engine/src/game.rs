@@ -225,6 +225,14 @@ pub struct LastTurns {
 /// seat's view does not allocate.
 pub(crate) type Hand = SmallVec<[Card; 24]>;
 
+/// Put `card` into the sorted `hand` where it belongs (a hand is kept
+/// sorted; one card in costs less than sorting it again).
+pub(crate) fn put_in_hand(hand: &mut Hand, card: Card) {
+    debug_assert!(hand.is_sorted(), "hand {hand:?} not sorted");
+    let at = hand.partition_point(|&c| c < card);
+    hand.insert(at, card);
+}
+
 /// The stock or the discard pile: on the stack up to two decks and jokers.
 pub(crate) type Pile = SmallVec<[Card; 128]>;
 

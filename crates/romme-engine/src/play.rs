@@ -15,7 +15,7 @@ use smallvec::SmallVec;
 use crate::action::LayOffPart;
 use crate::error::ActionError;
 use crate::event::Event;
-use crate::game::{Game, Hand, Meld, Phase, Table};
+use crate::game::{Game, Hand, Meld, Phase, Table, put_in_hand};
 
 /// Why a play is refused for the cards it uses (see
 /// [`Game::play_allowed`]), before the refusal is worded.
@@ -624,8 +624,7 @@ impl Game {
         let mut updated = target.clone();
         let joker = updated.cards[pos].0;
         updated.cards[pos] = (natural, None);
-        hand.push(joker);
-        hand.sort_unstable();
+        put_in_hand(&mut hand, joker);
         if updated.owner != seat {
             self.ts.laid_off_on_others = true;
         }
