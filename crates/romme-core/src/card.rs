@@ -417,6 +417,17 @@ impl Card {
         self.kind().face()
     }
 
+    /// Whether this card is of `kind` (`card.kind() == kind`, told from
+    /// the byte: a natural's byte halved is its face's index, a joker's is
+    /// past every face's).
+    #[inline]
+    pub const fn is(self, kind: CardKind) -> bool {
+        match kind {
+            CardKind::Joker => self.is_joker(),
+            CardKind::Natural(f) => (self.0 / 2) as usize == f.index(),
+        }
+    }
+
     /// Whether this is a joker.
     #[inline]
     pub const fn is_joker(self) -> bool {
@@ -462,6 +473,23 @@ mod tests {
             }
         }
         assert!(Card::natural(Face::new(Rank::Two, Suit::Clubs), 2).is_none());
+    }
+
+    #[test]
+    fn a_card_is_of_its_own_kind_only() {
+        let mut kinds: Vec<CardKind> = Vec::new();
+        for suit in Suit::ALL {
+            for rank in Rank::ALL {
+                kinds.push(CardKind::Natural(Face::new(rank, suit)));
+            }
+        }
+        kinds.push(CardKind::Joker);
+        let cards = (0..=u8::MAX).map(Card::from_id);
+        for card in cards {
+            for &k in &kinds {
+                assert_eq!(card.is(k), card.kind() == k, "{card} and {k}");
+            }
+        }
     }
 
     #[test]

@@ -143,8 +143,8 @@ impl Game {
         for &k in kinds {
             let i = hand
                 .iter()
-                .position(|c| c.kind() == k && pending.contains(c))
-                .or_else(|| hand.iter().position(|c| c.kind() == k))
+                .position(|c| c.is(k) && pending.contains(c))
+                .or_else(|| hand.iter().position(|c| c.is(k)))
                 .ok_or(ActionError::NotInHand(k))?;
             out.push(hand.remove(i));
         }
@@ -160,7 +160,7 @@ impl Game {
         for &k in kinds {
             let i = hand
                 .iter()
-                .position(|c| c.kind() == k)
+                .position(|c| c.is(k))
                 .ok_or(ActionError::NotInHand(k))?;
             out.push(hand.remove(i));
         }
@@ -235,13 +235,13 @@ impl Game {
             // then the cards from the hand.
             let same = pool
                 .iter()
-                .position(|&(c, f)| c.kind() == mc.card && f == mc.stands_for)
-                .or_else(|| pool.iter().position(|(c, _)| c.kind() == mc.card));
+                .position(|&(c, f)| c.is(mc.card) && f == mc.stands_for)
+                .or_else(|| pool.iter().position(|(c, _)| c.is(mc.card)));
             let card = match same {
                 Some(i) => Some(pool.remove(i).0),
                 None => physical
                     .iter()
-                    .position(|c| c.kind() == mc.card)
+                    .position(|c| c.is(mc.card))
                     .map(|i| physical.remove(i)),
             };
             out.extend(card.map(|c| (c, mc.stands_for)));
@@ -740,15 +740,14 @@ impl Game {
         let hand = &self.hands[seat];
         let at = hand
             .iter()
-            .position(|c| c.kind() == card)
+            .position(|c| c.is(card))
             .ok_or(ActionError::NotInHand(card))?;
         if hand.len() == 1 && rules.going_out.final_discard == FinalDiscard::Never {
             return Err(ActionError::FinalDiscardForbidden);
         }
         // A hand of jokers only may discard one: otherwise the turn could
         // not end.
-        let only_jokers = hand.iter().all(|c| c.is_joker());
-        if card.is_joker() && !rules.jokers.discard_allowed && !only_jokers {
+        if card.is_joker() && !rules.jokers.discard_allowed && !hand.iter().all(|c| c.is_joker()) {
             return Err(ActionError::JokerDiscard);
         }
         if let Some(t) = self.ts.taken {

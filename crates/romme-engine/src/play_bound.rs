@@ -126,7 +126,7 @@ impl Game {
         let lays_off = self.lays_off_now(seat);
         // A wild card is bounded before the opening, where it can go
         // nowhere but into a new meld, and one joker after it.
-        let one_joker = wilds == 1 && hand.iter().any(|c| c.kind() == CardKind::Joker);
+        let one_joker = wilds == 1 && hand.iter().any(|c| c.is_joker());
         if wilds > 0 && (opened || lays_off) && !(opened && one_joker) {
             return None;
         }
