@@ -388,6 +388,10 @@ impl<'a> MeldChecker<'a> {
             };
             return Err(MeldError::Invalid { reason });
         };
+        // (One reading, the usual case: nothing to compare it with.)
+        if fits.len() == 0 {
+            return Ok(first);
+        }
         let rest: Vec<Declaration> = fits.collect();
         // Readings that give every card the same face are the same meld.
         let same = effective_multiset(&first);
