@@ -76,11 +76,25 @@ impl Game {
         hand: &[CardKind],
         must: &[CardKind],
     ) -> Vec<MeldRefs> {
+        best_first(self.openings_found(groups, hand, must, MAX_OPENINGS))
+    }
+
+    /// [`Game::opening_combos`] in the order the search finds them, the
+    /// search stopped once it has found `enough` (a search stopped so has
+    /// found the first `enough` of the listing's, in the same order).
+    fn openings_found(
+        &self,
+        groups: &[Arc<[Declaration]>],
+        hand: &[CardKind],
+        must: &[CardKind],
+        enough: usize,
+    ) -> Vec<(u32, usize, MeldRefs)> {
         let table_value = self.opening_table_value();
         if !self.melds_may_open(groups, hand.len(), table_value) {
             return Vec::new();
         }
         self.opening_combos_by(groups, hand, must, table_value, |search, roots, state| {
+            state.enough = enough.min(MAX_OPENINGS);
             search.go(0, roots, opening::Tally::default(), state);
         })
     }
@@ -96,8 +110,35 @@ impl Game {
         self.opening_combos(groups, hand, &[]).len()
     }
 
-    /// [`Game::opening_combos`] with the search run by `run` (from the
-    /// first meld to the last root), the table counting `table_value`
+    /// The cards `seat`'s opening must hold: a card taken from the
+    /// discard pile, freed jokers.
+    fn opening_must(&self) -> Vec<CardKind> {
+        self.ts
+            .taken
+            .iter()
+            .map(|c| c.kind())
+            .chain(self.ts.freed.iter().map(|c| c.kind()))
+            .collect()
+    }
+
+    /// The opening combinations of `seat`'s listing (not yet opened) in
+    /// the order the search finds them, stopped once it has found
+    /// `enough`: the hand's single melds, and the combinations of them.
+    fn opening_slots(&self, seat: usize, enough: usize) -> Option<FoundOpenings> {
+        let checker = self.checker().ok()?;
+        let hand: Kinds = self.hands.get(seat)?.iter().map(|c| c.kind()).collect();
+        let groups = single_melds(&checker, &self.rules, &hand, Some(&self.melds));
+        let found = self.openings_found(&groups, &hand, &self.opening_must(), enough);
+        Some(FoundOpenings {
+            complete: found.len() < enough,
+            combos: found.into_iter().map(|(_, _, c)| c).collect(),
+            groups,
+        })
+    }
+
+    /// The opening combinations the search run by `run` (from the first
+    /// meld to the last root) finds, as (points, cards, melds) in the
+    /// order found, the table counting `table_value`
     /// ([`Game::opening_table_value`]).
     fn opening_combos_by(
         &self,
@@ -106,7 +147,7 @@ impl Game {
         must: &[CardKind],
         table_value: u32,
         run: impl FnOnce(&OpeningSearch<'_>, usize, &mut SearchState),
-    ) -> Vec<MeldRefs> {
+    ) -> Vec<(u32, usize, MeldRefs)> {
         let keep = self.opening_keep();
         let mut decls: Vec<Decl<'_>> = meld_refs(groups)
             .map(|(at, d)| {
@@ -175,22 +216,10 @@ impl Game {
             left_len: hand.len(),
             out: Vec::new(),
             steps: 0,
+            enough: MAX_OPENINGS,
         };
         run(&search, roots, &mut state);
-        // Best first (most points, then most cards), ties in the order
-        // found: sorted as small keys with the index last (unique, so an
-        // unstable sort gives the stable order), not as the combinations.
-        let mut out = state.out;
-        let mut order: Vec<(std::cmp::Reverse<(u32, usize)>, usize)> = out
-            .iter()
-            .enumerate()
-            .map(|(i, &(value, cards, _))| (std::cmp::Reverse((value, cards)), i))
-            .collect();
-        order.sort_unstable();
-        order
-            .into_iter()
-            .map(|(_, i)| std::mem::take(&mut out[i].2))
-            .collect()
+        state.out
     }
 
     /// Cards an opening must leave in the hand: one for the final discard
@@ -308,22 +337,50 @@ impl Game {
         // (Kept where it is made: it is large to move.)
         let mut quick = QuickDraw::new(self, seat);
         if let Some(q) = quick.as_mut() {
-            match q.draw(self, seat, rng) {
-                Ok(found) => return found,
-                Err(at) => {
-                    // A lay-off or an exchange is found without the
-                    // listing; where its slot stands for nothing, or the
-                    // engine refuses it, the draw starts again on the
-                    // listing.
-                    match q.table_slot(at) {
-                        Some(s) => {
-                            if let Some(a) = self.table_slot(seat, &q.kinds, s) {
-                                if self.accepts_keeping(seat, &a, true) {
-                                    return Some(a);
-                                }
-                            }
+            // Before the opening, the new melds' slots are the opening
+            // combinations, numbered in the order the search finds them.
+            let mut openings: Option<FoundOpenings> = None;
+            loop {
+                let at = match q.draw(self, seat, rng) {
+                    Ok(found) => return found,
+                    Err(at) => at,
+                };
+                // A lay-off or an exchange is found without the listing;
+                // where its slot stands for nothing, or the engine refuses
+                // it, the draw starts again on the listing.
+                if let Some(s) = q.table_slot(at) {
+                    if let Some(a) = self.table_slot(seat, &q.kinds, s) {
+                        if self.accepts_keeping(seat, &a, true) {
+                            return Some(a);
                         }
-                        None => first = Some(at),
+                    }
+                    break;
+                }
+                if !(q.split && at < q.bound.melds && !self.opened[seat]) {
+                    first = Some(at);
+                    break;
+                }
+                // An opening: the search stops at the one drawn. Where it
+                // finds fewer, their number is known and replaces the
+                // bound, and the draw starts again; where the engine
+                // refuses it, the draw starts again on the listing.
+                if openings.is_none() {
+                    openings = self.opening_slots(seat, at + 1);
+                }
+                let Some(found) = &openings else {
+                    first = Some(at);
+                    break;
+                };
+                match found.action(at) {
+                    Some(a) => {
+                        if self.accepts_keeping(seat, &a, true) {
+                            return Some(a);
+                        }
+                        break;
+                    }
+                    None => {
+                        debug_assert!(found.complete, "a search stopped short of slot {at}");
+                        q.bound.melds = found.combos.len();
                     }
                 }
             }
@@ -592,14 +649,7 @@ impl Game {
                 out.items.push(Candidate::Melds(smallvec::smallvec![at]));
             }
         } else {
-            let must: Vec<CardKind> = self
-                .ts
-                .taken
-                .iter()
-                .map(|c| c.kind())
-                .chain(self.ts.freed.iter().map(|c| c.kind()))
-                .collect();
-            let combos = self.opening_combos(&out.groups, &hand, &must);
+            let combos = self.opening_combos(&out.groups, &hand, &self.opening_must());
             out.items.reserve(combos.len() + rest);
             out.items.extend(combos.into_iter().map(Candidate::Melds));
         }
@@ -844,6 +894,58 @@ impl QuickDraw {
     }
 }
 
+/// Opening combinations found, as (points, cards, melds), best first
+/// (most points, then most cards), ties in the order found: sorted as
+/// small keys with the index last (unique, so an unstable sort gives the
+/// stable order), not as the combinations.
+fn best_first(mut out: Vec<(u32, usize, MeldRefs)>) -> Vec<MeldRefs> {
+    let mut order: Vec<(std::cmp::Reverse<(u32, usize)>, usize)> = out
+        .iter()
+        .enumerate()
+        .map(|(i, &(value, cards, _))| (std::cmp::Reverse((value, cards)), i))
+        .collect();
+    order.sort_unstable();
+    order
+        .into_iter()
+        .map(|(_, i)| std::mem::take(&mut out[i].2))
+        .collect()
+}
+
+/// The opening combinations of a hand in the order its search finds them
+/// ([`Game::opening_slots`]), for the random draw's slots of new melds.
+struct FoundOpenings {
+    /// The hand's single melds, which the combinations point into.
+    groups: Vec<Arc<[Declaration]>>,
+    combos: Vec<MeldRefs>,
+    /// Whether the search ran to its end (else it stopped once it had
+    /// found what was asked).
+    complete: bool,
+}
+
+impl FoundOpenings {
+    /// Combination `j` as an action.
+    fn action(&self, j: usize) -> Option<Action> {
+        let refs = self.combos.get(j)?;
+        Some(Action::Meld {
+            melds: melds_of(&self.groups, refs)
+                .map(<[MeldCard]>::to_vec)
+                .collect(),
+            lay_offs: Vec::new(),
+        })
+    }
+}
+
+/// The melds of `refs` among the single melds `groups`.
+fn melds_of<'a>(
+    groups: &'a [Arc<[Declaration]>],
+    refs: &'a [MeldRef],
+) -> impl Iterator<Item = &'a [MeldCard]> {
+    refs.iter().filter_map(|&(g, r)| {
+        let group = groups.get(usize::try_from(g).ok()?)?;
+        Some(&group.get(usize::try_from(r).ok()?)?.ordered[..])
+    })
+}
+
 /// Card kinds of a hand, on the stack for ordinary hands.
 pub(crate) type Kinds = SmallVec<[CardKind; 16]>;
 
@@ -936,11 +1038,8 @@ impl Listing {
     }
 
     /// The melds of `refs`.
-    fn melds(&self, refs: &[MeldRef]) -> impl Iterator<Item = &[MeldCard]> {
-        refs.iter().filter_map(|&(g, r)| {
-            let group = self.groups.get(usize::try_from(g).ok()?)?;
-            Some(&group.get(usize::try_from(r).ok()?)?.ordered[..])
-        })
+    fn melds<'a>(&'a self, refs: &'a [MeldRef]) -> impl Iterator<Item = &'a [MeldCard]> {
+        melds_of(&self.groups, refs)
     }
 
     /// The action a candidate stands for.
@@ -1929,6 +2028,8 @@ struct SearchState {
     /// (points, cards, melds) of the combinations found.
     out: Vec<(u32, usize, MeldRefs)>,
     steps: usize,
+    /// Combinations after which the search ends ([`MAX_OPENINGS`] at most).
+    enough: usize,
 }
 
 impl OpeningSearch<'_> {
@@ -2015,7 +2116,7 @@ impl OpeningSearch<'_> {
                 .map(|&j| self.decls[j].2.ordered.len())
                 .sum();
             st.out.push((points, cards, combo));
-            if st.out.len() >= MAX_OPENINGS {
+            if st.out.len() >= st.enough {
                 st.steps = OPENING_STEPS;
             }
         }
@@ -2411,6 +2512,7 @@ mod tests {
                         s.go_plain(0, roots, opening::Tally::default(), st);
                         steps[1] = st.steps.min(limit);
                     });
+                let (fast, plain) = (best_first(fast), best_first(plain));
                 assert_eq!(fast, plain, "{name}: {hand:?}, must {must:?}");
                 assert_eq!(steps[0], steps[1], "{name}: {hand:?}, must {must:?}");
                 // The bound that spares the search rules out only hands

@@ -418,7 +418,10 @@ fn draw_counts(
 /// cards after drawing, or an opened one with a joker: the discards, calls
 /// and end of turn against a bound on the plays, a lay-off or exchange
 /// found from its slot, the listing built only when another play's slot
-/// is drawn), every listed legal action is still drawn equally often: each
+/// is drawn; before the opening, also a hand with jokers: an opening's
+/// slot taken by the search alone, in the order it finds them, and where
+/// the slot stands for nothing, the draw made again with their number as
+/// the bound), every listed legal action is still drawn equally often: each
 /// action's count lies within five standard deviations of its share, and
 /// the plays together are drawn as often as their share says (a draw
 /// that took a slot beyond the plays for a discard, or a play's slot for
@@ -427,7 +430,7 @@ fn draw_counts(
 fn the_draw_before_the_listing_stays_uniform() {
     let mut rng = ChaCha8Rng::seed_from_u64(23);
     let (mut positions, mut plays_drawn, mut plays_expected, mut variance) = (0, 0.0, 0.0, 0.0);
-    let mut with_joker = 0;
+    let (mut with_joker, mut unopened_jokers) = (0, 0);
     'games: for seed in 0..300u64 {
         let name = ["klassisch", "bieten", "offen"][(seed % 3) as usize];
         let rules = presets::load(name).expect("preset").expect("loads");
@@ -444,8 +447,10 @@ fn the_draw_before_the_listing_stays_uniform() {
             // Hands without jokers, and opened hands with one (their
             // lay-offs and exchanges drawn without the listing).
             let joker_hand = jokers == 1 && game.has_opened(seat);
-            let wanted =
-                (jokers == 0 && positions - with_joker < 40) || (joker_hand && with_joker < 25);
+            let unopened_joker_hand = jokers >= 1 && !game.has_opened(seat);
+            let wanted = (jokers == 0 && positions - with_joker - unopened_jokers < 40)
+                || (joker_hand && with_joker < 25)
+                || (unopened_joker_hand && unopened_jokers < 20);
             if game.phase() == Phase::Play && wanted {
                 let legal = game.legal_actions(seat);
                 let is_play = |a: &Action| {
@@ -480,6 +485,7 @@ fn the_draw_before_the_listing_stays_uniform() {
                     variance += draws as f64 * share * (1.0 - share);
                     positions += 1;
                     with_joker += usize::from(joker_hand);
+                    unopened_jokers += usize::from(unopened_joker_hand);
                 }
             }
             let Some(a) = pick(&game, seat, &mut rng) else {
@@ -494,6 +500,10 @@ fn the_draw_before_the_listing_stays_uniform() {
     assert!(
         with_joker >= 25,
         "only {with_joker} opened hands with a joker"
+    );
+    assert!(
+        unopened_jokers >= 20,
+        "only {unopened_jokers} hands with jokers that might open"
     );
     assert!(
         (plays_drawn - plays_expected).abs() <= 4.0 * variance.sqrt(),
