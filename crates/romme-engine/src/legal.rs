@@ -121,15 +121,35 @@ impl Game {
             .collect()
     }
 
+    /// The single melds of `seat`'s listing (opened), in its order: a
+    /// listing's first part, without the rest.
+    fn single_meld_slots(&self, seat: usize) -> Option<NewMelds> {
+        let checker = self.checker().ok()?;
+        let hand: Kinds = self.hands.get(seat)?.iter().map(|c| c.kind()).collect();
+        let groups = single_melds(&checker, &self.rules, &hand, Some(&self.melds));
+        let combos = meld_refs(&groups)
+            .filter(|(_, d)| {
+                let used = d.ordered.iter().map(|c| c.card);
+                self.play_allowed_ok(seat, false, false, used)
+            })
+            .map(|(at, _)| smallvec::smallvec![at])
+            .collect();
+        Some(NewMelds {
+            groups,
+            combos,
+            complete: true,
+        })
+    }
+
     /// The opening combinations of `seat`'s listing (not yet opened) in
     /// the order the search finds them, stopped once it has found
     /// `enough`: the hand's single melds, and the combinations of them.
-    fn opening_slots(&self, seat: usize, enough: usize) -> Option<FoundOpenings> {
+    fn opening_slots(&self, seat: usize, enough: usize) -> Option<NewMelds> {
         let checker = self.checker().ok()?;
         let hand: Kinds = self.hands.get(seat)?.iter().map(|c| c.kind()).collect();
         let groups = single_melds(&checker, &self.rules, &hand, Some(&self.melds));
         let found = self.openings_found(&groups, &hand, &self.opening_must(), enough);
-        Some(FoundOpenings {
+        Some(NewMelds {
             complete: found.len() < enough,
             combos: found.into_iter().map(|(_, _, c)| c).collect(),
             groups,
@@ -337,9 +357,9 @@ impl Game {
         // (Kept where it is made: it is large to move.)
         let mut quick = QuickDraw::new(self, seat);
         if let Some(q) = quick.as_mut() {
-            // Before the opening, the new melds' slots are the opening
+            // The new melds' slots: before the opening, the opening
             // combinations, numbered in the order the search finds them.
-            let mut openings: Option<FoundOpenings> = None;
+            let mut openings: Option<NewMelds> = None;
             loop {
                 let at = match q.draw(self, seat, rng) {
                     Ok(found) => return found,
@@ -356,16 +376,22 @@ impl Game {
                     }
                     break;
                 }
-                if !(q.split && at < q.bound.melds && !self.opened[seat]) {
+                if !(q.split && at < q.bound.melds) {
                     first = Some(at);
                     break;
                 }
-                // An opening: the search stops at the one drawn. Where it
-                // finds fewer, their number is known and replaces the
-                // bound, and the draw starts again; where the engine
-                // refuses it, the draw starts again on the listing.
+                // A new meld, without the rest of the listing; before the
+                // opening, the search stops at the combination drawn.
+                // Where there are fewer, their number is known and
+                // replaces the bound, and the draw starts again; where the
+                // engine refuses the one drawn, the draw starts again on
+                // the listing.
                 if openings.is_none() {
-                    openings = self.opening_slots(seat, at + 1);
+                    openings = if self.opened[seat] {
+                        self.single_meld_slots(seat)
+                    } else {
+                        self.opening_slots(seat, at + 1)
+                    };
                 }
                 let Some(found) = &openings else {
                     first = Some(at);
@@ -911,18 +937,20 @@ fn best_first(mut out: Vec<(u32, usize, MeldRefs)>) -> Vec<MeldRefs> {
         .collect()
 }
 
-/// The opening combinations of a hand in the order its search finds them
-/// ([`Game::opening_slots`]), for the random draw's slots of new melds.
-struct FoundOpenings {
+/// A hand's new melds for the random draw's slots of new melds: before
+/// the opening, the opening combinations in the order the search finds
+/// them ([`Game::opening_slots`]); after it, the single melds in the
+/// listing's order ([`Game::single_meld_slots`]).
+struct NewMelds {
     /// The hand's single melds, which the combinations point into.
     groups: Vec<Arc<[Declaration]>>,
     combos: Vec<MeldRefs>,
-    /// Whether the search ran to its end (else it stopped once it had
-    /// found what was asked).
+    /// Whether all are there (else the search stopped once it had found
+    /// what was asked).
     complete: bool,
 }
 
-impl FoundOpenings {
+impl NewMelds {
     /// Combination `j` as an action.
     fn action(&self, j: usize) -> Option<Action> {
         let refs = self.combos.get(j)?;

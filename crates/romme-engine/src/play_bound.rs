@@ -17,14 +17,16 @@
 //! kind and table meld; the deferred searches. A lay-off's or exchange's
 //! slot is told apart without the listing (`Game::table_slot`): after the
 //! opening, most plays drawn are these, and the listing (with every
-//! single meld of the hand) is then not built at all. Before the opening,
-//! an opening combination's slot is taken by the opening search alone
-//! (`Game::opening_slots`): the slots are the combinations in the order
-//! the search finds them (the listing sorts them best first: another
-//! numbering of the same combinations), and the search stops at the one
-//! drawn. Where it finds fewer, their number replaces the bound and the
-//! draw starts again; where the engine refuses the one drawn, the draw
-//! starts again on the listing.
+//! single meld of the hand) is then not built at all. A new meld's slot
+//! is taken without the rest of the listing: after the opening, the
+//! hand's single melds in the listing's order
+//! (`Game::single_meld_slots`); before it, the opening combinations, by
+//! the opening search alone (`Game::opening_slots`), numbered in the
+//! order the search finds them (the listing sorts them best first:
+//! another numbering of the same combinations), the search stopped at the
+//! one drawn. Where there are fewer, their number replaces the bound and
+//! the draw starts again; where the engine refuses the one drawn, the
+//! draw starts again on the listing.
 //!
 //! The bound is worked out where it is cheap and tight: a hand without
 //! wild cards in the play phase, outside the concealed and patience

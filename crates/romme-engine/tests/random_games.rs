@@ -418,10 +418,11 @@ fn draw_counts(
 /// cards after drawing, or an opened one with a joker: the discards, calls
 /// and end of turn against a bound on the plays, a lay-off or exchange
 /// found from its slot, the listing built only when another play's slot
-/// is drawn; before the opening, also a hand with jokers: an opening's
-/// slot taken by the search alone, in the order it finds them, and where
-/// the slot stands for nothing, the draw made again with their number as
-/// the bound), every listed legal action is still drawn equally often: each
+/// is drawn; a new meld's slot taken without the rest of the listing,
+/// before the opening also for a hand with jokers: an opening's slot
+/// taken by the search alone, in the order it finds them, and where the
+/// slot stands for nothing, the draw made again with their number as the
+/// bound), every listed legal action is still drawn equally often: each
 /// action's count lies within five standard deviations of its share, and
 /// the plays together are drawn as often as their share says (a draw
 /// that took a slot beyond the plays for a discard, or a play's slot for
