@@ -121,18 +121,29 @@ impl Game {
             .collect()
     }
 
+    /// Where the single melds of `groups` are that `seat` (opened) may
+    /// meld, in order: plays the engine refuses for the cards they use
+    /// (one that must be melded is missing) are not listed.
+    fn allowed_single_melds<'g>(
+        &'g self,
+        seat: usize,
+        groups: &'g [Arc<[Declaration]>],
+    ) -> impl Iterator<Item = MeldRef> + 'g {
+        meld_refs(groups).filter_map(move |(at, d)| {
+            let used = d.ordered.iter().map(|c| c.card);
+            self.play_allowed_ok(seat, false, false, used).then_some(at)
+        })
+    }
+
     /// The single melds of `seat`'s listing (opened), in its order: a
     /// listing's first part, without the rest.
     fn single_meld_slots(&self, seat: usize) -> Option<NewMelds> {
         let checker = self.checker().ok()?;
         let hand: Kinds = self.hands.get(seat)?.iter().map(|c| c.kind()).collect();
         let groups = single_melds(&checker, &self.rules, &hand, Some(&self.melds));
-        let combos = meld_refs(&groups)
-            .filter(|(_, d)| {
-                let used = d.ordered.iter().map(|c| c.card);
-                self.play_allowed_ok(seat, false, false, used)
-            })
-            .map(|(at, _)| smallvec::smallvec![at])
+        let combos = self
+            .allowed_single_melds(seat, &groups)
+            .map(|at| smallvec::smallvec![at])
             .collect();
         Some(NewMelds {
             groups,
@@ -665,15 +676,9 @@ impl Game {
         if self.opened[seat] {
             out.items
                 .reserve(out.groups.iter().map(|g| g.len()).sum::<usize>() + rest);
-            for (at, d) in meld_refs(&out.groups) {
-                // Plays the engine refuses for the cards they use (one that
-                // must be melded is missing) are not listed.
-                let used = d.ordered.iter().map(|c| c.card);
-                if !self.play_allowed_ok(seat, false, false, used) {
-                    continue;
-                }
-                out.items.push(Candidate::Melds(smallvec::smallvec![at]));
-            }
+            let melds = self.allowed_single_melds(seat, &out.groups);
+            out.items
+                .extend(melds.map(|at| Candidate::Melds(smallvec::smallvec![at])));
         } else {
             let combos = self.opening_combos(&out.groups, &hand, &self.opening_must());
             out.items.reserve(combos.len() + rest);
