@@ -2,6 +2,10 @@
 # Random-agent throughput, romme (klassisch, 4 seats, one core) next to
 # RLCard's gin-rummy (one core), in one run. Needs: cargo; python3 with
 # `pip install rlcard` (a venv is made in target/rlvenv if missing).
+#
+# Usage: compare.sh [ROMME_MATCHES] [RLCARD_GAMES]. The defaults (15,000
+# matches, 300 games) give each side a run of two to three seconds, long
+# enough that a hiccup of the machine does not decide the ratio.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cargo build --release --locked --bin romme -q
@@ -11,7 +15,7 @@ if [ ! -x "$venv/bin/python" ]; then
   "$venv/bin/pip" install -q rlcard
 fi
 ours=$(./target/release/romme simulate --rules klassisch --seats random,random,random,random \
-  --games "${1:-1000}" --threads 1 --json)
+  --games "${1:-15000}" --threads 1 --json)
 peer=$("$venv/bin/python" scripts/peer/rlcard_gin_rummy.py "${2:-300}")
 python3 - "$ours" "$peer" <<'PY'
 import json, sys
