@@ -110,7 +110,7 @@ impl Game {
         self.opening_combos(groups, hand, &[]).len()
     }
 
-    /// The cards `seat`'s opening must hold: a card taken from the
+    /// The cards an opening in this turn must hold: a card taken from the
     /// discard pile, freed jokers.
     fn opening_must(&self) -> Vec<CardKind> {
         self.ts
@@ -368,9 +368,10 @@ impl Game {
         // (Kept where it is made: it is large to move.)
         let mut quick = QuickDraw::new(self, seat);
         if let Some(q) = quick.as_mut() {
-            // The new melds' slots: before the opening, the opening
+            // The new melds' slots, once a slot of theirs is drawn: after
+            // the opening the single melds, before it the opening
             // combinations, numbered in the order the search finds them.
-            let mut openings: Option<NewMelds> = None;
+            let mut new_melds: Option<NewMelds> = None;
             loop {
                 let at = match q.draw(self, seat, rng) {
                     Ok(found) => return found,
@@ -397,14 +398,14 @@ impl Game {
                 // replaces the bound, and the draw starts again; where the
                 // engine refuses the one drawn, the draw starts again on
                 // the listing.
-                if openings.is_none() {
-                    openings = if self.opened[seat] {
+                if new_melds.is_none() {
+                    new_melds = if self.opened[seat] {
                         self.single_meld_slots(seat)
                     } else {
                         self.opening_slots(seat, at + 1)
                     };
                 }
-                let Some(found) = &openings else {
+                let Some(found) = &new_melds else {
                     first = Some(at);
                     break;
                 };
