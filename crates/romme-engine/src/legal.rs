@@ -135,12 +135,19 @@ impl Game {
         })
     }
 
-    /// The single melds of `seat`'s listing (opened), in its order: a
-    /// listing's first part, without the rest.
-    fn single_meld_slots(&self, seat: usize) -> Option<NewMelds> {
+    /// `seat`'s hand as kinds and its single melds, as its listing reads
+    /// them.
+    fn hand_single_melds(&self, seat: usize) -> Option<(Kinds, Vec<Arc<[Declaration]>>)> {
         let checker = self.checker().ok()?;
         let hand: Kinds = self.hands.get(seat)?.iter().map(|c| c.kind()).collect();
         let groups = single_melds(&checker, &self.rules, &hand, Some(&self.melds));
+        Some((hand, groups))
+    }
+
+    /// The single melds of `seat`'s listing (opened), in its order: a
+    /// listing's first part, without the rest.
+    fn single_meld_slots(&self, seat: usize) -> Option<NewMelds> {
+        let (_, groups) = self.hand_single_melds(seat)?;
         let combos = self
             .allowed_single_melds(seat, &groups)
             .map(|at| smallvec::smallvec![at])
@@ -156,9 +163,7 @@ impl Game {
     /// the order the search finds them, stopped once it has found
     /// `enough`: the hand's single melds, and the combinations of them.
     fn opening_slots(&self, seat: usize, enough: usize) -> Option<NewMelds> {
-        let checker = self.checker().ok()?;
-        let hand: Kinds = self.hands.get(seat)?.iter().map(|c| c.kind()).collect();
-        let groups = single_melds(&checker, &self.rules, &hand, Some(&self.melds));
+        let (hand, groups) = self.hand_single_melds(seat)?;
         let found = self.openings_found(&groups, &hand, &self.opening_must(), enough);
         Some(NewMelds {
             complete: found.len() < enough,
