@@ -520,6 +520,14 @@ impl Game {
             }
             // Alone (by points or by putting out the whole hand).
             let mut here = usize::from(subset != 0 && opens(&t, cards));
+            if readings.is_empty() {
+                // (No wild card: the subset alone is all there is.)
+                count = count.saturating_add(here);
+                if count >= MAX_OPENINGS {
+                    return Some(MAX_OPENINGS);
+                }
+                continue;
+            }
             // With a reading: the fewest points that open with the subset
             // (more points never close what fewer open), found by halving.
             let need = if opens(&t.with(most_points, true), 0) {
