@@ -358,9 +358,11 @@ impl Game {
         //
         // A seat that can only draw draws as from the listing, without one
         // (its vector was an allocation per draw).
-        if let Some(mut draws) = self.only_draws(seat) {
+        if self.draws_only(seat) {
+            // (By number: a vector of the actions costs a copy of each.)
+            let mut draws: SmallVec<[usize; 8]> = (0..self.draw_count()).collect();
             while !draws.is_empty() {
-                let a = draws.swap_remove(rng.random_range(0..draws.len()));
+                let a = self.draw_action(draws.swap_remove(rng.random_range(0..draws.len())));
                 if self.accepts_keeping(seat, &a, true) {
                     return Some(a);
                 }
@@ -518,34 +520,46 @@ impl Game {
     }
 
     /// The draws from every source (the stock, the discard pile, each of
-    /// the stock's piles where it is split).
+    /// the stock's piles where it is split), numbered as
+    /// [`Game::draw_action`] numbers them.
     fn draws(&self) -> SmallVec<[Action; 4]> {
-        let mut c: SmallVec<[Action; 4]> = smallvec::smallvec![
-            Action::Draw {
-                from: DrawSource::Stock,
-            },
-            Action::Draw {
-                from: DrawSource::Discard,
-            },
-        ];
-        if self.pile_sizes.len() > 1 {
-            c.extend((0..self.pile_sizes.len()).map(|p| Action::Draw {
-                from: DrawSource::Pile(p),
-            }));
-        }
-        c
+        (0..self.draw_count())
+            .map(|i| self.draw_action(i))
+            .collect()
     }
 
-    /// The seat's candidates when it can do nothing but draw (on turn, in
-    /// the draw phase, with a discard pile): the draws. (What
-    /// [`Game::candidates_with`] lists then, and what the random draw takes
-    /// without a listing.)
-    fn only_draws(&self, seat: usize) -> Option<SmallVec<[Action; 4]>> {
-        let only = self.phase == Phase::Draw
+    /// How many draws [`Game::draws`] lists.
+    fn draw_count(&self) -> usize {
+        match self.pile_sizes.len() {
+            piles @ 2.. => 2 + piles,
+            _ => 2,
+        }
+    }
+
+    /// Draw number `i`: the stock, the discard pile, then each pile.
+    fn draw_action(&self, i: usize) -> Action {
+        let from = match i {
+            0 => DrawSource::Stock,
+            1 => DrawSource::Discard,
+            p => DrawSource::Pile(p - 2),
+        };
+        Action::Draw { from }
+    }
+
+    /// Whether `seat` can do nothing but draw (on turn, in the draw phase,
+    /// with a discard pile).
+    fn draws_only(&self, seat: usize) -> bool {
+        self.phase == Phase::Draw
             && seat == self.turn
             && self.players.contains(&seat)
-            && self.rules.turn.discard_pile;
-        only.then(|| self.draws())
+            && self.rules.turn.discard_pile
+    }
+
+    /// The seat's candidates when it can do nothing but draw
+    /// ([`Game::draws_only`]): the draws. (What [`Game::candidates_with`]
+    /// lists then; the random draw takes them by number.)
+    fn only_draws(&self, seat: usize) -> Option<SmallVec<[Action; 4]>> {
+        self.draws_only(seat).then(|| self.draws())
     }
 
     /// With a short hand: the solver's way of going out (new melds and
