@@ -19,7 +19,7 @@ use smallvec::SmallVec;
 
 use crate::action::{Action, DrawSource, LayOffPart};
 use crate::game::{Game, Meld, Phase};
-use crate::meld_cache::{Group, GroupKey, MeldCache};
+use crate::meld_cache::{Group, GroupKey, MeldCache, MeldSlots, Readings};
 use crate::play_bound::PlayBound;
 
 /// Number of face slots, as [`Face::index`] counts them.
@@ -72,7 +72,7 @@ impl Game {
     /// so the combinations a player most wants are found first.
     fn opening_combos(
         &self,
-        groups: &[Arc<[Declaration]>],
+        groups: &[Arc<Readings>],
         hand: &[CardKind],
         must: &[CardKind],
     ) -> Vec<MeldRefs> {
@@ -84,7 +84,7 @@ impl Game {
     /// found the first `enough` of the listing's, in the same order).
     fn openings_found(
         &self,
-        groups: &[Arc<[Declaration]>],
+        groups: &[Arc<Readings>],
         hand: &[CardKind],
         must: &[CardKind],
         enough: usize,
@@ -104,7 +104,7 @@ impl Game {
     #[cfg(test)]
     pub(crate) fn opening_combos_for_tests(
         &self,
-        groups: &[Arc<[Declaration]>],
+        groups: &[Arc<Readings>],
         hand: &[CardKind],
     ) -> usize {
         self.opening_combos(groups, hand, &[]).len()
@@ -127,7 +127,7 @@ impl Game {
     fn allowed_single_melds<'g>(
         &'g self,
         seat: usize,
-        groups: &'g [Arc<[Declaration]>],
+        groups: &'g [Arc<Readings>],
     ) -> impl Iterator<Item = MeldRef> + 'g {
         meld_refs(groups).filter_map(move |(at, d)| {
             let used = d.ordered.iter().map(|c| c.card);
@@ -137,7 +137,7 @@ impl Game {
 
     /// `seat`'s hand as kinds and its single melds, as its listing reads
     /// them.
-    fn hand_single_melds(&self, seat: usize) -> Option<(Kinds, Vec<Arc<[Declaration]>>)> {
+    fn hand_single_melds(&self, seat: usize) -> Option<(Kinds, Vec<Arc<Readings>>)> {
         let checker = self.checker().ok()?;
         let hand: Kinds = self.hands.get(seat)?.iter().map(|c| c.kind()).collect();
         let groups = single_melds(&checker, &self.rules, &hand, Some(&self.melds));
@@ -178,19 +178,21 @@ impl Game {
     /// ([`Game::opening_table_value`]).
     fn opening_combos_by(
         &self,
-        groups: &[Arc<[Declaration]>],
+        groups: &[Arc<Readings>],
         hand: &[CardKind],
         must: &[CardKind],
         table_value: u32,
         run: impl FnOnce(&OpeningSearch<'_>, usize, &mut SearchState),
     ) -> Vec<(u32, usize, MeldRefs)> {
         let keep = self.opening_keep();
-        let mut decls: Vec<Decl<'_>> = meld_refs(groups)
-            .map(|(at, d)| {
-                let holds = d.ordered.iter().any(|c| must.contains(&c.card));
-                (holds, opening::meld_points(&self.rules, d), d, at)
-            })
-            .collect();
+        let mut decls: Vec<Decl<'_>> = Vec::with_capacity(groups.len() * 2);
+        for (group, g) in groups.iter().zip(0u32..) {
+            for (r, d) in group.iter().enumerate() {
+                let holds = !must.is_empty() && d.ordered.iter().any(|c| must.contains(&c.card));
+                // (`r` fits: a group has a few readings.)
+                decls.push((holds, group.points(r), d, (g, r as u32), group.slots(r)));
+            }
+        }
         // Those holding a `must` card first, then by points, highest
         // first, ties in list order: sorted as keys of one word each (the
         // index last, so the unstable sort keeps list order).
@@ -215,10 +217,7 @@ impl Game {
         } else {
             decls.iter().filter(|d| d.0).count()
         };
-        let slots: Vec<SmallVec<[u8; 8]>> = decls
-            .iter()
-            .map(|d| d.2.ordered.iter().map(|c| kind_slot(c.card)).collect())
-            .collect();
+        let slots: Vec<&[(u8, u8)]> = decls.iter().map(|d| d.4).collect();
         let mut held = [0u8; KIND_SLOTS];
         for &k in hand {
             let slot = usize::from(kind_slot(k));
@@ -280,17 +279,14 @@ impl Game {
     /// they hold enough cards to put out a hand of `hand_len` where a
     /// Hand-Rommé is waived. False rules out every combination, so the
     /// search is not set up.
-    fn melds_may_open(
-        &self,
-        groups: &[Arc<[Declaration]>],
-        hand_len: usize,
-        table_value: u32,
-    ) -> bool {
+    fn melds_may_open(&self, groups: &[Arc<Readings>], hand_len: usize, table_value: u32) -> bool {
         let mut all = opening::Tally::default();
         let mut cards = 0;
-        for (_, d) in meld_refs(groups) {
-            all = all.with(opening::meld_points(&self.rules, d), d.wilds > 0);
-            cards += d.ordered.len();
+        for group in groups {
+            for (r, d) in group.iter().enumerate() {
+                all = all.with(group.points(r), d.wilds > 0);
+                cards += d.ordered.len();
+            }
         }
         self.tally_may_open(&all, cards, hand_len, table_value)
     }
@@ -968,7 +964,7 @@ fn best_first(mut out: Vec<(u32, usize, MeldRefs)>) -> Vec<MeldRefs> {
 /// listing's order ([`Game::single_meld_slots`]).
 struct NewMelds {
     /// The hand's single melds, which the combinations point into.
-    groups: Vec<Arc<[Declaration]>>,
+    groups: Vec<Arc<Readings>>,
     combos: Vec<MeldRefs>,
     /// Whether all are there (else the search stopped once it had found
     /// what was asked).
@@ -990,7 +986,7 @@ impl NewMelds {
 
 /// The melds of `refs` among the single melds `groups`.
 fn melds_of<'a>(
-    groups: &'a [Arc<[Declaration]>],
+    groups: &'a [Arc<Readings>],
     refs: &'a [MeldRef],
 ) -> impl Iterator<Item = &'a [MeldCard]> {
     refs.iter().filter_map(|&(g, r)| {
@@ -1030,7 +1026,7 @@ type MeldRef = (u32, u32);
 type MeldRefs = SmallVec<[MeldRef; 4]>;
 
 /// Every single meld of `groups` with where it is, in order.
-fn meld_refs(groups: &[Arc<[Declaration]>]) -> impl Iterator<Item = (MeldRef, &Declaration)> {
+fn meld_refs(groups: &[Arc<Readings>]) -> impl Iterator<Item = (MeldRef, &Declaration)> {
     groups
         .iter()
         .zip(0u32..)
@@ -1059,7 +1055,7 @@ enum Candidate {
 /// leaves them alone.
 #[derive(Debug, Default)]
 struct Listing {
-    groups: Vec<Arc<[Declaration]>>,
+    groups: Vec<Arc<Readings>>,
     items: Vec<Candidate>,
 }
 
@@ -1744,7 +1740,7 @@ pub fn single_meld_declarations(
 /// checker's order, each meld order once (the first reading of it kept).
 /// Two different groups never share a meld order (it holds the group's
 /// cards), so the readings of a listing need no further deduplication.
-fn readings(checker: &MeldChecker, sorted: &[CardKind]) -> Arc<[Declaration]> {
+fn readings(checker: &MeldChecker, rules: &Ruleset, sorted: &[CardKind]) -> Arc<Readings> {
     let mut out: Vec<Declaration> = Vec::new();
     for d in checker.declarations(sorted).into_iter().flatten() {
         let keep = d.kind == MeldKind::Set || d.kind == MeldKind::Run;
@@ -1752,7 +1748,20 @@ fn readings(checker: &MeldChecker, sorted: &[CardKind]) -> Arc<[Declaration]> {
             out.push(d);
         }
     }
-    out.into()
+    let points = out.iter().map(|d| opening::meld_points(rules, d)).collect();
+    let slots = out
+        .iter()
+        .map(|d| {
+            let mut cards = MeldSlots::new();
+            for c in &d.ordered {
+                let slot = kind_slot(c.card);
+                let before = cards.iter().filter(|&&(s, _)| s == slot).count();
+                cards.push((slot, u8::try_from(before).unwrap_or(u8::MAX)));
+            }
+            cards
+        })
+        .collect();
+    Arc::new(Readings::new(out, points, slots))
 }
 
 /// The groups [`single_melds`] has emitted: a hundred at most for
@@ -1808,7 +1817,7 @@ pub(crate) fn single_melds(
     rules: &Ruleset,
     hand: &[CardKind],
     cache: Option<&MeldCache>,
-) -> Vec<Arc<[Declaration]>> {
+) -> Vec<Arc<Readings>> {
     // Copies per face in the hand.
     let mut count = [0u8; FACES];
     let mut wilds: Group = Group::new();
@@ -1832,8 +1841,7 @@ pub(crate) fn single_melds(
     let min = usize::from(rules.melds.min_len);
     let max_set = crate::play_bound::largest_set(rules);
     // (A wild card makes a hand's groups many: a hundred with two.)
-    let mut out: Vec<Arc<[Declaration]>> =
-        Vec::with_capacity(if wilds.is_empty() { 8 } else { 64 });
+    let mut out: Vec<Arc<Readings>> = Vec::with_capacity(if wilds.is_empty() { 8 } else { 64 });
     // The groups emitted so far, where one can come twice.
     let mut seen = SeenGroups::default();
     // Without wild cards no group comes twice: the sets of a rank differ in
@@ -1853,8 +1861,8 @@ pub(crate) fn single_melds(
             return;
         }
         let ds = match &mut cached {
-            Some(c) => c.readings(&key, || readings(checker, &sorted)),
-            None => readings(checker, &sorted),
+            Some(c) => c.readings(&key, || readings(checker, rules, &sorted)),
+            None => readings(checker, rules, &sorted),
         };
         if track {
             seen.add(key);
@@ -2049,7 +2057,7 @@ struct OpeningSearch<'a> {
     /// The single melds, sorted.
     decls: &'a [Decl<'a>],
     /// The kinds of each declaration's cards, as slots.
-    slots: &'a [SmallVec<[u8; 8]>],
+    slots: &'a [&'a [(u8, u8)]],
     /// Which melds lack cards when a kind runs short.
     short: &'a Shortages,
     /// Cards of the hand per slot.
@@ -2066,8 +2074,8 @@ struct OpeningSearch<'a> {
 
 /// A single meld as the opening search sees it: whether it holds a `must`
 /// card, its opening points, the meld, and where it is in the listing's
-/// groups.
-type Decl<'a> = (bool, u32, &'a Declaration, MeldRef);
+/// groups, and its cards as kind slots.
+type Decl<'a> = (bool, u32, &'a Declaration, MeldRef, &'a [(u8, u8)]);
 
 /// Where the opening search stands.
 struct SearchState {
@@ -2125,7 +2133,7 @@ impl OpeningSearch<'_> {
     /// Choose meld `i` (it has the cards), record the combination if it
     /// qualifies, search on from the meld after it, and put it back.
     fn take(&self, i: usize, tally: opening::Tally, st: &mut SearchState) {
-        let cards = &self.slots[i];
+        let cards = self.slots[i];
         // `blocked` as it was, put back after the melds that follow (most
         // searches have one word: copied as a word, not as a slice).
         let one = match st.blocked[..] {
@@ -2136,20 +2144,20 @@ impl OpeningSearch<'_> {
             Some(_) => Bits::new(),
             None => Bits::from_slice(&st.blocked),
         };
-        for &c in cards {
+        for &(c, _) in cards {
             let slot = usize::from(c);
             st.left[slot] -= 1;
             self.short.run_short(slot, st.left[slot], &mut st.blocked);
         }
         st.left_len -= cards.len();
         st.chosen.push(i);
-        let (_, points, d, _) = self.decls[i];
+        let (_, points, d, _, _) = self.decls[i];
         let tally = tally.with(points, d.wilds > 0);
         self.record(st, &tally);
         self.go(i + 1, self.decls.len(), tally, st);
         st.chosen.pop();
         st.left_len += cards.len();
-        for &c in cards {
+        for &(c, _) in cards {
             st.left[usize::from(c)] += 1;
         }
         match (one, &mut st.blocked[..]) {
@@ -2228,16 +2236,15 @@ struct Shortages {
 
 impl Shortages {
     /// The rows for melds made of `slots` (each meld's cards as kind slots).
-    fn new(slots: &[SmallVec<[u8; 8]>]) -> Shortages {
+    fn new(slots: &[&[(u8, u8)]]) -> Shortages {
         let words = slots.len().div_ceil(64).max(1);
         // A meld's card that is its k-th copy of the kind (from 0) makes it
         // need more than k copies.
-        let copies = |cards: &[u8], j: usize| cards[..j].iter().filter(|&&x| x == cards[j]).count();
         let mut most = [0u8; KIND_SLOTS];
         for cards in slots {
-            for j in 0..cards.len() {
-                let m = &mut most[usize::from(cards[j])];
-                *m = (*m).max(u8::try_from(copies(cards, j) + 1).unwrap_or(u8::MAX));
+            for &(c, k) in cards.iter() {
+                let m = &mut most[usize::from(c)];
+                *m = (*m).max(k.saturating_add(1));
             }
         }
         let mut first = [0u32; KIND_SLOTS];
@@ -2253,8 +2260,8 @@ impl Shortages {
             rows: vec![0; rows as usize * words],
         };
         for (i, cards) in slots.iter().enumerate() {
-            for j in 0..cards.len() {
-                let at = short.row(usize::from(cards[j]), copies(cards, j)) + i / 64;
+            for &(c, k) in cards.iter() {
+                let at = short.row(usize::from(c), usize::from(k)) + i / 64;
                 short.rows[at] |= 1 << (i % 64);
             }
         }
@@ -2493,7 +2500,7 @@ mod tests {
                 if st.steps > OPENING_STEPS {
                     return;
                 }
-                let cards = &self.slots[i];
+                let cards: SmallVec<[u8; 8]> = self.slots[i].iter().map(|&(c, _)| c).collect();
                 let short = cards.iter().any(|&c| {
                     let need = cards.iter().filter(|&&x| x == c).count();
                     usize::from(st.left[usize::from(c)]) < need
@@ -2501,18 +2508,18 @@ mod tests {
                 if short {
                     continue;
                 }
-                for &c in cards {
+                for &c in &cards {
                     st.left[usize::from(c)] -= 1;
                 }
                 st.left_len -= cards.len();
                 st.chosen.push(i);
-                let (_, points, d, _) = self.decls[i];
+                let (_, points, d, _, _) = self.decls[i];
                 let tally = tally.with(points, d.wilds > 0);
                 self.record(st, &tally);
                 self.go_plain(i + 1, self.decls.len(), tally, st);
                 st.chosen.pop();
                 st.left_len += cards.len();
-                for &c in cards {
+                for &c in &cards {
                     st.left[usize::from(c)] += 1;
                 }
             }

@@ -31,6 +31,57 @@ use smallvec::SmallVec;
 /// The cards of one candidate meld, sorted, on the stack.
 pub(crate) type Group = SmallVec<[CardKind; 16]>;
 
+/// A group's readings as the listing keeps them: its sets and runs, in
+/// the checker's order (the slice it derefs to), and for the opening
+/// search each one's opening points and its cards as kind slots, each
+/// with how many copies of its kind come before it in the meld (see
+/// [`crate::legal`]), worked out once with the readings.
+/// A reading's cards as kind slots, each with the copies of its kind
+/// before it in the meld.
+pub(crate) type MeldSlots = SmallVec<[(u8, u8); 8]>;
+
+#[derive(Debug)]
+pub(crate) struct Readings {
+    decls: Box<[Declaration]>,
+    points: Box<[u32]>,
+    slots: Box<[MeldSlots]>,
+}
+
+impl Readings {
+    /// `decls` with their `points` and `slots`, one each per reading.
+    pub(crate) fn new(
+        decls: Vec<Declaration>,
+        points: Vec<u32>,
+        slots: Vec<MeldSlots>,
+    ) -> Readings {
+        debug_assert!(decls.len() == points.len() && decls.len() == slots.len());
+        Readings {
+            decls: decls.into(),
+            points: points.into(),
+            slots: slots.into(),
+        }
+    }
+
+    /// Reading `r`'s opening points.
+    pub(crate) fn points(&self, r: usize) -> u32 {
+        self.points[r]
+    }
+
+    /// Reading `r`'s cards as kind slots, in meld order, each with the
+    /// copies of its kind before it.
+    pub(crate) fn slots(&self, r: usize) -> &[(u8, u8)] {
+        &self.slots[r]
+    }
+}
+
+impl std::ops::Deref for Readings {
+    type Target = [Declaration];
+
+    fn deref(&self) -> &[Declaration] {
+        &self.decls
+    }
+}
+
 /// A sorted group as a key: packed into one integer (seven bits a card)
 /// when it has at most [`PACKED_CARDS`] cards, which hashes and compares
 /// in a few instructions; the cards themselves otherwise.
@@ -79,9 +130,9 @@ struct Maps {
     /// Groups of at most [`PACKED_CARDS`] cards, by their packed key:
     /// entries of 32 bytes, so that the hundred a listing looks up share
     /// fewer cache lines than keys of either kind would.
-    groups: FxHashMap<u128, Arc<[Declaration]>>,
+    groups: FxHashMap<u128, Arc<Readings>>,
     /// Longer groups.
-    long_groups: FxHashMap<Group, Arc<[Declaration]>>,
+    long_groups: FxHashMap<Group, Arc<Readings>>,
     /// Melds checked (a table meld as laid, with a lay-off's cards, a new
     /// meld) and what the check gave; a refusal with whether it was worded.
     checks: FxHashMap<Vec<MeldCard>, (Result<Declaration, MeldError>, bool)>,
@@ -172,8 +223,8 @@ impl GroupReadings<'_> {
     pub(crate) fn readings(
         &mut self,
         key: &GroupKey,
-        read: impl FnOnce() -> Arc<[Declaration]>,
-    ) -> Arc<[Declaration]> {
+        read: impl FnOnce() -> Arc<Readings>,
+    ) -> Arc<Readings> {
         match key {
             GroupKey::Packed(p) => remembered(&mut self.0.groups, p, read),
             GroupKey::Long(g) => remembered(&mut self.0.long_groups, g, read),
@@ -238,14 +289,14 @@ mod tests {
                 .group_readings()
                 .readings(&GroupKey::of(&group(3)), || {
                     calls += 1;
-                    Arc::from(Vec::new())
+                    Arc::new(Readings::new(Vec::new(), Vec::new(), Vec::new()))
                 });
         }
         cache
             .group_readings()
             .readings(&GroupKey::of(&group(4)), || {
                 calls += 1;
-                Arc::from(Vec::new())
+                Arc::new(Readings::new(Vec::new(), Vec::new(), Vec::new()))
             });
         assert_eq!(calls, 2);
         assert_eq!(cache.len(), 2);
