@@ -194,23 +194,10 @@ impl Game {
             }
         }
         // Those holding a `must` card first, then by points, highest
-        // first, ties in list order: sorted as keys of one word each (the
-        // index last, so the unstable sort keeps list order).
+        // first, ties in list order.
         if decls.len() > 1 {
-            let mut keys: Vec<u64> = decls
-                .iter()
-                .enumerate()
-                .map(|(i, d)| {
-                    u64::from(!d.0) << 63
-                        | u64::from(u32::MAX - d.1) << 31
-                        | (i as u64 & 0x7FFF_FFFF)
-                })
-                .collect();
-            keys.sort_unstable();
-            decls = keys
-                .iter()
-                .map(|k| decls[(k & 0x7FFF_FFFF) as usize])
-                .collect();
+            let order = opening_order(&decls, |d| (d.0, d.1));
+            decls = order.iter().map(|&i| decls[i as usize]).collect();
         }
         let roots = if must.is_empty() {
             decls.len()
@@ -2072,6 +2059,51 @@ struct OpeningSearch<'a> {
     opened_before: bool,
 }
 
+/// The opening search's order of `items` (by their indices): those whose
+/// `key` holds a `must` card first, then by points, highest first, ties
+/// in list order. Points are small, so a counting sort by (must, points)
+/// orders them in a few passes; large ones are sorted as keys of one word
+/// each (the index last, so the unstable sort keeps list order).
+fn opening_order<T>(items: &[T], key: impl Fn(&T) -> (bool, u32)) -> Vec<u32> {
+    const SMALL: u32 = 256;
+    let most = items.iter().map(|d| key(d).1).max().unwrap_or(0);
+    if most >= SMALL {
+        let mut keys: Vec<u64> = items
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                let (holds, points) = key(d);
+                u64::from(!holds) << 63
+                    | u64::from(u32::MAX - points) << 31
+                    | (i as u64 & 0x7FFF_FFFF)
+            })
+            .collect();
+        keys.sort_unstable();
+        return keys.iter().map(|k| (k & 0x7FFF_FFFF) as u32).collect();
+    }
+    // An item's bucket: holding a `must` card or not, then its points
+    // from the highest down.
+    let span = most as usize + 1;
+    let bucket = |d: &T| {
+        let (holds, points) = key(d);
+        usize::from(!holds) * span + (most - points) as usize
+    };
+    let mut starts = vec![0u32; 2 * span + 1];
+    for d in items {
+        starts[bucket(d) + 1] += 1;
+    }
+    for b in 1..starts.len() {
+        starts[b] += starts[b - 1];
+    }
+    let mut order = vec![0u32; items.len()];
+    for (i, d) in items.iter().enumerate() {
+        let b = bucket(d);
+        order[starts[b] as usize] = i as u32;
+        starts[b] += 1;
+    }
+    order
+}
+
 /// A single meld as the opening search sees it: whether it holds a `must`
 /// card, its opening points, the meld, and where it is in the listing's
 /// groups, and its cards as kind slots.
@@ -2306,6 +2338,27 @@ mod tests {
     use rand::seq::SliceRandom;
     use rand_chacha::ChaCha8Rng;
     use romme_core::ruleset::presets;
+
+    /// The opening search's order is a stable sort by (holding a `must`
+    /// card first, points highest first), for small points (counted) and
+    /// large ones (sorted as keys).
+    #[test]
+    fn the_opening_order_is_a_stable_sort_by_must_then_points() {
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        for round in 0..400 {
+            let n = rng.random_range(0..60);
+            let top = if round % 2 == 0 { 40 } else { 100_000 };
+            let items: Vec<(bool, u32)> = (0..n)
+                .map(|_| (rng.random_bool(0.2), rng.random_range(0..top)))
+                .collect();
+            let mut expected: Vec<u32> = (0..n as u32).collect();
+            expected.sort_by_key(|&i| {
+                let (holds, points) = items[i as usize];
+                (!holds, std::cmp::Reverse(points))
+            });
+            assert_eq!(opening_order(&items, |&d| d), expected, "{items:?}");
+        }
+    }
 
     /// The groups a listing has emitted answer as a plain list of them
     /// would: every group added is held, and of 3,000 random groups (short
