@@ -1724,9 +1724,11 @@ pub fn single_meld_declarations(
 }
 
 /// The sets and runs among the readings of a sorted group, in the
-/// checker's order, each meld order once (the first reading of it kept).
-/// Two different groups never share a meld order (it holds the group's
-/// cards), so the readings of a listing need no further deduplication.
+/// checker's order, each meld order once (the first reading of it kept),
+/// with what the opening search reads off each (its points under `rules`,
+/// its cards as kind slots). Two different groups never share a meld
+/// order (it holds the group's cards), so the readings of a listing need
+/// no further deduplication.
 fn readings(checker: &MeldChecker, rules: &Ruleset, sorted: &[CardKind]) -> Arc<Readings> {
     let mut out: Vec<Declaration> = Vec::new();
     for d in checker.declarations(sorted).into_iter().flatten() {
@@ -2043,7 +2045,8 @@ struct OpeningSearch<'a> {
     rules: &'a Ruleset,
     /// The single melds, sorted.
     decls: &'a [Decl<'a>],
-    /// The kinds of each declaration's cards, as slots.
+    /// The kinds of each declaration's cards, as slots, each with the
+    /// copies of its kind before it in the meld.
     slots: &'a [&'a [(u8, u8)]],
     /// Which melds lack cards when a kind runs short.
     short: &'a Shortages,
@@ -2267,7 +2270,8 @@ struct Shortages {
 }
 
 impl Shortages {
-    /// The rows for melds made of `slots` (each meld's cards as kind slots).
+    /// The rows for melds made of `slots` (each meld's cards as kind
+    /// slots, with the copies of the kind before each).
     fn new(slots: &[&[(u8, u8)]]) -> Shortages {
         let words = slots.len().div_ceil(64).max(1);
         // A meld's card that is its k-th copy of the kind (from 0) makes it

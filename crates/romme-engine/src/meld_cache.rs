@@ -6,8 +6,9 @@
 //! and a group with wild cards is read in every way the checker allows:
 //! the costliest part of listing. A hand changes by a card or two per
 //! turn, so most groups come back turn after turn. The cache keeps each
-//! group's readings (sets and runs, in the checker's order) keyed by the
-//! group's sorted cards, for one ruleset and round. Besides, each meld
+//! group's readings (sets and runs, in the checker's order, with what the
+//! opening search reads off each: [`Readings`]) keyed by the group's
+//! sorted cards, for one ruleset and round. Besides, each meld
 //! checked (new melds, lay-offs) and the faces a wild card may take on a
 //! table meld. (What is worked out for the table as it lies is kept with
 //! the table itself: [`crate::game::Table`].)
@@ -31,15 +32,15 @@ use smallvec::SmallVec;
 /// The cards of one candidate meld, sorted, on the stack.
 pub(crate) type Group = SmallVec<[CardKind; 16]>;
 
+/// A reading's cards as kind slots, each with the copies of its kind
+/// before it in the meld.
+pub(crate) type MeldSlots = SmallVec<[(u8, u8); 8]>;
+
 /// A group's readings as the listing keeps them: its sets and runs, in
 /// the checker's order (the slice it derefs to), and for the opening
 /// search each one's opening points and its cards as kind slots, each
 /// with how many copies of its kind come before it in the meld (see
 /// [`crate::legal`]), worked out once with the readings.
-/// A reading's cards as kind slots, each with the copies of its kind
-/// before it in the meld.
-pub(crate) type MeldSlots = SmallVec<[(u8, u8); 8]>;
-
 #[derive(Debug)]
 pub(crate) struct Readings {
     decls: Box<[Declaration]>,
