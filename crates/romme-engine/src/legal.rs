@@ -190,27 +190,32 @@ impl Game {
             for (r, d) in group.iter().enumerate() {
                 let holds = !must.is_empty() && d.ordered.iter().any(|c| must.contains(&c.card));
                 // (`r` fits: a group has a few readings.)
-                decls.push((holds, group.points(r), d, (g, r as u32), group.slots(r)));
+                decls.push(Decl {
+                    must: holds,
+                    points: group.points(r),
+                    meld: d,
+                    at: (g, r as u32),
+                    slots: group.slots(r),
+                });
             }
         }
         // Those holding a `must` card first, then by points, highest
         // first, ties in list order.
         if decls.len() > 1 {
-            let order = opening_order(&decls, |d| (d.0, d.1));
+            let order = opening_order(&decls, |d| (d.must, d.points));
             decls = order.iter().map(|&i| decls[i as usize]).collect();
         }
         let roots = if must.is_empty() {
             decls.len()
         } else {
-            decls.iter().filter(|d| d.0).count()
+            decls.iter().filter(|d| d.must).count()
         };
-        let slots: Vec<&[(u8, u8)]> = decls.iter().map(|d| d.4).collect();
         let mut held = [0u8; KIND_SLOTS];
         for &k in hand {
             let slot = usize::from(kind_slot(k));
             held[slot] = held[slot].saturating_add(1);
         }
-        let short = Shortages::new(&slots);
+        let short = Shortages::new(&decls);
         let mut needed: SmallVec<[(u8, u8); 4]> = SmallVec::new();
         for &m in must {
             let slot = kind_slot(m);
@@ -222,7 +227,6 @@ impl Game {
         let search = OpeningSearch {
             rules: &self.rules,
             decls: &decls,
-            slots: &slots,
             short: &short,
             held,
             needed,
@@ -2045,9 +2049,6 @@ struct OpeningSearch<'a> {
     rules: &'a Ruleset,
     /// The single melds, sorted.
     decls: &'a [Decl<'a>],
-    /// The kinds of each declaration's cards, as slots, each with the
-    /// copies of its kind before it in the meld.
-    slots: &'a [&'a [(u8, u8)]],
     /// Which melds lack cards when a kind runs short.
     short: &'a Shortages,
     /// Cards of the hand per slot.
@@ -2107,10 +2108,20 @@ fn opening_order<T>(items: &[T], key: impl Fn(&T) -> (bool, u32)) -> Vec<u32> {
     order
 }
 
-/// A single meld as the opening search sees it: whether it holds a `must`
-/// card, its opening points, the meld, and where it is in the listing's
-/// groups, and its cards as kind slots.
-type Decl<'a> = (bool, u32, &'a Declaration, MeldRef, &'a [(u8, u8)]);
+/// A single meld as the opening search sees it.
+#[derive(Clone, Copy)]
+struct Decl<'a> {
+    /// Whether it holds a `must` card.
+    must: bool,
+    /// Its opening points.
+    points: u32,
+    meld: &'a Declaration,
+    /// Where it is in the listing's groups.
+    at: MeldRef,
+    /// Its cards as kind slots, each with the copies of its kind before
+    /// it in the meld.
+    slots: &'a [(u8, u8)],
+}
 
 /// Where the opening search stands.
 struct SearchState {
@@ -2168,7 +2179,7 @@ impl OpeningSearch<'_> {
     /// Choose meld `i` (it has the cards), record the combination if it
     /// qualifies, search on from the meld after it, and put it back.
     fn take(&self, i: usize, tally: opening::Tally, st: &mut SearchState) {
-        let cards = self.slots[i];
+        let cards = self.decls[i].slots;
         // `blocked` as it was, put back after the melds that follow (most
         // searches have one word: copied as a word, not as a slice).
         let one = match st.blocked[..] {
@@ -2186,8 +2197,8 @@ impl OpeningSearch<'_> {
         }
         st.left_len -= cards.len();
         st.chosen.push(i);
-        let (_, points, d, _, _) = self.decls[i];
-        let tally = tally.with(points, d.wilds > 0);
+        let Decl { points, meld, .. } = self.decls[i];
+        let tally = tally.with(points, meld.wilds > 0);
         self.record(st, &tally);
         self.go(i + 1, self.decls.len(), tally, st);
         st.chosen.pop();
@@ -2205,11 +2216,11 @@ impl OpeningSearch<'_> {
     /// recorded, the next step ends the search.
     fn record(&self, st: &mut SearchState, tally: &opening::Tally) {
         if let Some(points) = self.qualifies(st, tally) {
-            let combo = st.chosen.iter().map(|&j| self.decls[j].3).collect();
+            let combo = st.chosen.iter().map(|&j| self.decls[j].at).collect();
             let cards = st
                 .chosen
                 .iter()
-                .map(|&j| self.decls[j].2.ordered.len())
+                .map(|&j| self.decls[j].meld.ordered.len())
                 .sum();
             st.out.push((points, cards, combo));
             if st.out.len() >= st.enough {
@@ -2270,14 +2281,14 @@ struct Shortages {
 }
 
 impl Shortages {
-    /// The rows for melds made of `slots` (each meld's cards as kind
-    /// slots, with the copies of the kind before each).
-    fn new(slots: &[&[(u8, u8)]]) -> Shortages {
-        let words = slots.len().div_ceil(64).max(1);
+    /// The rows for the melds `decls` (their cards as kind slots, with
+    /// the copies of the kind before each).
+    fn new(decls: &[Decl<'_>]) -> Shortages {
+        let words = decls.len().div_ceil(64).max(1);
         // A meld's card that is its k-th copy of the kind (from 0) makes it
         // need more than k copies.
         let mut most = [0u8; KIND_SLOTS];
-        for cards in slots {
+        for cards in decls.iter().map(|d| d.slots) {
             for &(c, k) in cards.iter() {
                 let m = &mut most[usize::from(c)];
                 *m = (*m).max(k.saturating_add(1));
@@ -2295,7 +2306,7 @@ impl Shortages {
             most,
             rows: vec![0; rows as usize * words],
         };
-        for (i, cards) in slots.iter().enumerate() {
+        for (i, cards) in decls.iter().map(|d| d.slots).enumerate() {
             for &(c, k) in cards.iter() {
                 let at = short.row(usize::from(c), usize::from(k)) + i / 64;
                 short.rows[at] |= 1 << (i % 64);
@@ -2557,7 +2568,8 @@ mod tests {
                 if st.steps > OPENING_STEPS {
                     return;
                 }
-                let cards: SmallVec<[u8; 8]> = self.slots[i].iter().map(|&(c, _)| c).collect();
+                let cards: SmallVec<[u8; 8]> =
+                    self.decls[i].slots.iter().map(|&(c, _)| c).collect();
                 let short = cards.iter().any(|&c| {
                     let need = cards.iter().filter(|&&x| x == c).count();
                     usize::from(st.left[usize::from(c)]) < need
@@ -2570,8 +2582,8 @@ mod tests {
                 }
                 st.left_len -= cards.len();
                 st.chosen.push(i);
-                let (_, points, d, _, _) = self.decls[i];
-                let tally = tally.with(points, d.wilds > 0);
+                let Decl { points, meld, .. } = self.decls[i];
+                let tally = tally.with(points, meld.wilds > 0);
                 self.record(st, &tally);
                 self.go_plain(i + 1, self.decls.len(), tally, st);
                 st.chosen.pop();
