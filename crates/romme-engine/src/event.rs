@@ -3,6 +3,8 @@
 //! drew from the stock); [`Event::for_viewer`] removes what a viewer may not
 //! see, so a server can forward history without leaking hands.
 
+use std::sync::Arc;
+
 use romme_core::scoring::GameScore;
 use romme_core::{CardKind, MeldCard};
 use serde::{Deserialize, Serialize};
@@ -39,8 +41,11 @@ pub enum LayDownKind {
 pub struct TableMeld {
     /// The seat that put it down.
     pub owner: usize,
-    /// The cards in meld order, wild cards with their declaration.
-    pub cards: Vec<MeldCard>,
+    /// The cards in meld order, wild cards with their declaration. (Shared:
+    /// every event that shows the table, and every view, holds the melds
+    /// that did not change since as the same cards, not a copy; it reads
+    /// and serialises as a list.)
+    pub cards: Arc<[MeldCard]>,
 }
 
 /// One thing that happened.

@@ -92,24 +92,56 @@ pub(crate) struct Meld {
     pub kind: MeldKind,
     /// Physical cards in meld order with the face a wild card stands for.
     pub cards: Vec<(Card, Option<Face>)>,
+    /// The same cards as shown ([`TableMeld::cards`]): made once with the
+    /// meld and shared by every event and view that shows it. (A meld is
+    /// never changed in place: a lay-off or an exchange makes a new one.)
+    shown: Arc<[MeldCard]>,
 }
 
 impl Meld {
-    pub(crate) fn meld_cards(&self) -> Vec<MeldCard> {
-        self.cards
+    /// The meld of `owner` of `kind` with the physical `cards`.
+    pub(crate) fn new(owner: usize, kind: MeldKind, cards: Vec<(Card, Option<Face>)>) -> Meld {
+        let shown = cards
             .iter()
             .map(|&(c, f)| MeldCard {
                 card: c.kind(),
                 stands_for: f,
             })
-            .collect()
+            .collect();
+        Meld {
+            owner,
+            kind,
+            cards,
+            shown,
+        }
     }
 
+    /// The cards as shown, wild cards with their declaration.
+    pub(crate) fn meld_cards(&self) -> Vec<MeldCard> {
+        self.check_shown();
+        self.shown.to_vec()
+    }
+
+    /// The meld as events and views show it.
     pub(crate) fn public(&self) -> TableMeld {
+        self.check_shown();
         TableMeld {
             owner: self.owner,
-            cards: self.meld_cards(),
+            cards: Arc::clone(&self.shown),
         }
+    }
+
+    /// (Debug builds:) the cards as shown are still the physical ones.
+    fn check_shown(&self) {
+        debug_assert!(
+            self.shown.len() == self.cards.len()
+                && self
+                    .shown
+                    .iter()
+                    .zip(&self.cards)
+                    .all(|(s, &(c, f))| s.card == c.kind() && s.stands_for == f),
+            "a meld changed in place: {self:?}"
+        );
     }
 }
 

@@ -95,6 +95,9 @@ impl Game {
         }
         self.opening_combos_by(groups, hand, must, table_value, |search, roots, state| {
             state.enough = enough.min(MAX_OPENINGS);
+            // (Room for what it is asked to find: growing the list copied
+            // the combinations found, a tenth of a search with wild cards.)
+            state.out.reserve(state.enough);
             search.go(0, roots, opening::Tally::default(), state);
         })
     }
@@ -236,7 +239,8 @@ impl Game {
             opened_before: self.ts.opened_before,
         };
         let mut state = SearchState {
-            chosen: Vec::new(),
+            // (A combination rarely holds more melds.)
+            chosen: Vec::with_capacity(8),
             left: held,
             blocked: short.initial(&held),
             left_len: hand.len(),

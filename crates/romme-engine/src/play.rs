@@ -261,11 +261,7 @@ impl Game {
         let d = self.declare_with(m, terse)?;
         let kinds: Vec<CardKind> = m.iter().map(|c| c.card).collect();
         let physical = self.take_for_meld(hand, &kinds)?;
-        let meld = Meld {
-            owner: seat,
-            kind: d.kind,
-            cards: Self::place(&d.ordered, physical, &[]),
-        };
+        let meld = Meld::new(seat, d.kind, Self::place(&d.ordered, physical, &[]));
         Ok((meld, d))
     }
 
@@ -435,11 +431,11 @@ impl Game {
             };
             lay_off_value += d.value.saturating_sub(old_value);
             on_others |= target.owner != seat;
-            let meld = Meld {
-                owner: target.owner,
-                kind: d.kind,
-                cards: Self::place(&d.ordered, physical, &target.cards),
-            };
+            let meld = Meld::new(
+                target.owner,
+                d.kind,
+                Self::place(&d.ordered, physical, &target.cards),
+            );
             after.set(&self.table, part.meld, meld);
             laid_off.push(part.meld);
         }
@@ -621,9 +617,10 @@ impl Game {
             .ok_or_else(|| ActionError::NoJokerFor { meld: text(), card })?;
         let mut hand = self.hands[seat].clone();
         let natural = Self::take_cards(&mut hand, &[card])?[0];
-        let mut updated = target.clone();
-        let joker = updated.cards[pos].0;
-        updated.cards[pos] = (natural, None);
+        let mut cards = target.cards.clone();
+        let joker = cards[pos].0;
+        cards[pos] = (natural, None);
+        let updated = Meld::new(target.owner, target.kind, cards);
         put_in_hand(&mut hand, joker);
         if updated.owner != seat {
             self.ts.laid_off_on_others = true;

@@ -165,11 +165,7 @@ impl Game {
                 };
                 cards.push((card, c.stands_for));
             }
-            table.push(Meld {
-                owner,
-                kind: d.kind,
-                cards,
-            });
+            table.push(Meld::new(owner, d.kind, cards));
         }
         if !pool.is_empty() || !physical.is_empty() {
             return Err(ActionError::Internal("cards left over".into()));

@@ -273,7 +273,7 @@ fn joker_exchange_and_declarations() {
             .expect("hand")
             .contains(&CardKind::Joker)
     );
-    assert_eq!(g.view(None).table[0].cards, meld("Jh Qh Kh"));
+    assert_eq!(g.view(None).table[0].cards[..], meld("Jh Qh Kh")[..]);
 }
 
 #[test]
@@ -1196,7 +1196,7 @@ fn free_rearrangement_keeps_every_table_card_001() {
         e,
         Event::Rearranged { seat: 1, placed, table } if *placed == cards("4h") && table.len() == 3
     )));
-    assert_eq!(g.view(None).table[2].cards, meld("8c 8d 8h 8s"));
+    assert_eq!(g.view(None).table[2].cards[..], meld("8c 8d 8h 8s")[..]);
     assert_eq!(g.view(Some(1)).hand, Some(cards("2c 3d Qd")));
 
     // "Was liegt, das liegt" (`004`, and klassisch): no rearranging.
