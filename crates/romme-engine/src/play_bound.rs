@@ -719,47 +719,66 @@ impl NaturalHand {
             return None;
         }
         let min = usize::from(m.min_len);
-        let distinct = m.sets.suits == SetSuits::Distinct;
         let max_set = largest_set(rules);
         let mut groups = 0usize;
-        let mut faces = [0u16; 5];
         // Sets: every choice of `min..=max_set` cards of a rank, of distinct
-        // suits or of any copies.
-        for (r, &held) in self.rank_suits.iter().enumerate() {
-            let n = ones(u16::from(held));
-            if distinct {
-                if n < min {
-                    continue;
-                }
+        // suits or of any copies; the ranks that have one.
+        let mut set_ranks = 0u16;
+        if m.sets.suits == SetSuits::Distinct {
+            // The ranks held in `min` suits or more, counted for all
+            // ranks at once: a rank's count is its bits in the suits'
+            // words, added up bit-sliced.
+            let mut candidates = ranks_in_suits_at_least(&self.suit_ranks, min);
+            while candidates != 0 {
+                let r = candidates.trailing_zeros() as usize;
+                candidates &= candidates - 1;
+                let n = ones(u16::from(self.rank_suits[r]));
                 groups += (min..=max_set.min(n))
                     .map(|k| binomial(n, k))
                     .sum::<usize>();
-            } else {
-                let sets = self.sets_of_copies(r, held, min, max_set);
-                if sets == 0 {
+                set_ranks |= 1 << r;
+            }
+        } else {
+            for (r, &held) in self.rank_suits.iter().enumerate() {
+                if held == 0 {
                     continue;
                 }
-                groups += sets;
-            }
-            for (s, bits) in faces.iter_mut().enumerate() {
-                *bits |= u16::from(held >> s & 1) << r;
+                let sets = self.sets_of_copies(r, held, min, max_set);
+                if sets > 0 {
+                    groups += sets;
+                    set_ranks |= 1 << r;
+                }
             }
         }
+        let mut faces = self.suit_ranks.map(|held| held & set_ranks);
         // Runs along the line of ranks. The ranks a deck lacks are never
-        // held, so the deck's ranks lie in a row.
-        let ranks = RankLine::of(rules);
-        for (s, bits) in faces.iter_mut().enumerate() {
-            let r = self.suit_ranks[s];
-            if ones(r) < min {
+        // held, so the deck's ranks lie in a row. A stretch of `len`
+        // positions holds a run of every window of `min..=len` of them:
+        // counted as the windows of each length `min`, `min + 1`, … that
+        // fit (a bit per first position), until none does.
+        let line = RankLine::of(rules);
+        for (bits, &held) in faces.iter_mut().zip(&self.suit_ranks) {
+            let positions = line.of_ranks(held);
+            // The first positions of `min` held positions in a row.
+            let mut windows = positions;
+            for k in 1..min {
+                windows &= positions >> k;
+            }
+            if windows == 0 {
                 continue;
             }
-            for (at, len) in stretches(ranks.of_ranks(r)) {
-                if (len as usize) < min {
-                    continue;
-                }
-                let spare = len as usize - min + 1;
-                groups += spare * (spare + 1) / 2;
-                *bits |= ranks.ranks(((1u32 << len) - 1) << at);
+            // Every held position in such a window.
+            let mut covered = 0u32;
+            for k in 0..min {
+                covered |= windows << k;
+            }
+            *bits |= line.ranks(covered);
+            let mut longer = windows;
+            let mut len = min;
+            while longer != 0 {
+                groups += ones(longer as u16);
+                longer &= positions >> len;
+                len += 1;
             }
         }
         Some((groups, faces))
@@ -975,6 +994,29 @@ fn ones(bits: u16) -> usize {
         t
     };
     usize::from(BYTE[usize::from(bits & 0xff)] + BYTE[usize::from(bits >> 8)])
+}
+
+/// The ranks (a bit per [`Rank::index`]) held in at least `min` of the
+/// suits' words `suit_ranks`: the five words added up bit-sliced, each
+/// rank's count in three bits (at most five suits).
+fn ranks_in_suits_at_least(suit_ranks: &[u16; 5], min: usize) -> u16 {
+    let (mut b0, mut b1, mut b2) = (0u16, 0u16, 0u16);
+    for &w in suit_ranks {
+        let carry0 = b0 & w;
+        b0 ^= w;
+        let carry1 = b1 & carry0;
+        b1 ^= carry0;
+        b2 |= carry1;
+    }
+    match min {
+        0 => u16::MAX,
+        1 => b0 | b1 | b2,
+        2 => b1 | b2,
+        3 => b2 | (b1 & b0),
+        4 => b2,
+        5 => b2 & (b1 | b0),
+        _ => 0,
+    }
 }
 
 /// `n` choose `k`, for the few suits of a set.
@@ -1273,8 +1315,8 @@ mod tests {
     /// The counted groups are the listing's single melds: on random hands
     /// without wild cards of every preset (now and then with all suits of
     /// a rank, for the larger sets, or a long stretch of one suit), as
-    /// many as [`single_meld_declarations`] reads, and every card of them
-    /// among the faces given.
+    /// many as [`single_meld_declarations`] reads, and the faces given are
+    /// exactly their cards.
     #[test]
     fn counted_groups_are_the_single_melds() {
         let (mut hands, mut melds, mut big_sets, mut long_runs) = (0, 0, 0, 0);
@@ -1321,18 +1363,17 @@ mod tests {
                 };
                 let read = single_meld_declarations(&checker, &rules, &kinds);
                 assert_eq!(groups, read.len(), "{name}: {kinds:?}");
+                let mut in_melds = [0u16; 5];
                 for d in &read {
                     for f in d.ordered.iter().filter_map(|c| c.card.face()) {
-                        assert!(
-                            faces[f.suit.index()] >> f.rank.index() & 1 == 1,
-                            "{name}: {f:?}"
-                        );
+                        in_melds[f.suit.index()] |= 1 << f.rank.index();
                     }
                     big_sets += usize::from(
                         d.kind == romme_core::meld::MeldKind::Set && d.ordered.len() > 3,
                     );
                     long_runs += usize::from(d.ordered.len() > 5);
                 }
+                assert_eq!(faces, in_melds, "{name}: {kinds:?}");
                 hands += 1;
                 melds += read.len();
             }
