@@ -997,16 +997,34 @@ pub(crate) type Kinds = SmallVec<[CardKind; 16]>;
 /// copies are neighbours), told apart by their bytes: a natural's copies
 /// share the byte halved, and every joker is alike.
 fn distinct_kinds(hand: &[Card]) -> Kinds {
-    let mut out = Kinds::new();
-    let mut last = u16::MAX;
-    for &c in hand {
-        let key = if c.is_joker() {
+    let key = |c: Card| {
+        if c.is_joker() {
             u16::from(u8::MAX)
         } else {
             u16::from(c.id() >> 1)
-        };
-        if key != last {
-            last = key;
+        }
+    };
+    // An ordinary hand's kinds are written into an array in place and
+    // taken whole (a push per kind checks the room each time).
+    const ROOM: usize = 16;
+    if hand.len() <= ROOM {
+        let mut buf = [CardKind::Joker; ROOM];
+        let mut n = 0;
+        let mut last = u16::MAX;
+        for &c in hand {
+            if key(c) != last {
+                last = key(c);
+                buf[n] = c.kind();
+                n += 1;
+            }
+        }
+        return Kinds::from_buf_and_len(buf, n);
+    }
+    let mut out = Kinds::new();
+    let mut last = u16::MAX;
+    for &c in hand {
+        if key(c) != last {
+            last = key(c);
             out.push(c.kind());
         }
     }

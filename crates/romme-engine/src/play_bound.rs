@@ -393,9 +393,20 @@ impl Game {
         let readings_wanted = wild && !rules.opening.naturals_only;
         // The faces the hand holds once (a bit per `Face::index`): two
         // melds cannot both hold one of them.
-        let mut single = 0u128;
-        for f in hand.iter().filter_map(|c| c.kind().face()) {
-            single |= u128::from(natural.copies[f.index()] == 1) << f.index();
+        // (The natural faces held, less those held twice or more: the
+        // hand is sorted, so a face's copies lie side by side, and a
+        // wide shift per card cost more than the rest of the set-up.)
+        let mut single = natural
+            .suit_ranks
+            .iter()
+            .rev()
+            .fold(0u128, |faces, &ranks| faces << 13 | u128::from(ranks));
+        for pair in hand.windows(2) {
+            if let (Some(f), Some(g)) = (pair[0].kind().face(), pair[1].kind().face()) {
+                if f == g {
+                    single &= !(1u128 << f.index());
+                }
+            }
         }
         // The natural groups as (points, cards, faces), and the readings
         // with the wild card as (points, cards, how many, natural faces).
