@@ -118,8 +118,23 @@ impl Meld {
 
     /// The cards as shown, wild cards with their declaration.
     pub(crate) fn meld_cards(&self) -> Vec<MeldCard> {
+        self.shown().to_vec()
+    }
+
+    /// [`Meld::meld_cards`], borrowed.
+    pub(crate) fn shown(&self) -> &[MeldCard] {
         self.check_shown();
-        self.shown.to_vec()
+        &self.shown
+    }
+
+    /// The cards as shown with `more` after them (a lay-off's), in a
+    /// vector made to their size.
+    pub(crate) fn shown_with(&self, more: &[MeldCard]) -> Vec<MeldCard> {
+        let shown = self.shown();
+        let mut cards = Vec::with_capacity(shown.len() + more.len());
+        cards.extend_from_slice(shown);
+        cards.extend_from_slice(more);
+        cards
     }
 
     /// The meld as events and views show it.

@@ -1220,8 +1220,7 @@ impl Game {
         meld: &Meld,
         k: CardKind,
     ) -> SmallVec<[Option<Face>; 4]> {
-        let mut cards = meld.meld_cards();
-        cards.push(MeldCard::plain(k));
+        let cards = meld.shown_with(&[MeldCard::plain(k)]);
         let faces =
             self.melds
                 .wild_lay_offs(&cards, || match checker.declarations_matching(&cards) {

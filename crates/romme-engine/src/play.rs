@@ -402,9 +402,8 @@ impl Game {
                     "in this ruleset you may lay off only on your own melds".into(),
                 ));
             }
-            let lying = target.meld_cards();
-            let mut cards = lying.clone();
-            cards.extend(part.cards.iter().copied());
+            let lying = target.shown();
+            let cards = target.shown_with(&part.cards);
             let checker = self.checker()?;
             let d = if terse {
                 self.melds.check(&checker, &cards, false).map_err(|_| {
