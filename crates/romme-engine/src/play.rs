@@ -417,7 +417,7 @@ impl Game {
                 self.melds.check(&checker, &cards, true).map_err(|e| {
                     ActionError::InvalidLayOff {
                         cards: format_cards(&part.cards),
-                        meld: format_cards(&lying),
+                        meld: format_cards(lying),
                         reason: e.to_string(),
                     }
                 })?
