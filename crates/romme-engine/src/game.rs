@@ -91,7 +91,9 @@ pub(crate) struct Meld {
     pub owner: usize,
     pub kind: MeldKind,
     /// Physical cards in meld order with the face a wild card stands for.
-    pub cards: Vec<(Card, Option<Face>)>,
+    /// (Shared: a table copied for a play copies its melds without their
+    /// cards.)
+    pub cards: Arc<[(Card, Option<Face>)]>,
     /// The same cards as shown ([`TableMeld::cards`]): made once with the
     /// meld and shared by every event and view that shows it. (A meld is
     /// never changed in place: a lay-off or an exchange makes a new one.)
@@ -111,7 +113,7 @@ impl Meld {
         Meld {
             owner,
             kind,
-            cards,
+            cards: cards.into(),
             shown,
         }
     }
@@ -153,7 +155,7 @@ impl Meld {
                 && self
                     .shown
                     .iter()
-                    .zip(&self.cards)
+                    .zip(self.cards.iter())
                     .all(|(s, &(c, f))| s.card == c.kind() && s.stands_for == f),
             "a meld changed in place: {self:?}"
         );

@@ -1414,7 +1414,7 @@ pub(crate) struct LyingMeld {
 impl LyingMeld {
     fn of(meld: &Meld, rules: &Ruleset) -> LyingMeld {
         let mut jokers: SmallVec<[Face; 2]> = SmallVec::new();
-        for &(c, f) in &meld.cards {
+        for &(c, f) in meld.cards.iter() {
             if let (true, Some(face)) = (c.is_joker(), f) {
                 if !jokers.contains(&face) {
                     jokers.push(face);

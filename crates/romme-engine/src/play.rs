@@ -100,7 +100,8 @@ impl TableAfter {
     /// The whole table on `lying`, and where the new melds are on it.
     fn into_table(self, lying: &[Meld]) -> (Vec<Meld>, std::ops::Range<usize>) {
         let new_at = lying.len()..lying.len() + self.new.len();
-        let mut table = lying.to_vec();
+        let mut table = Vec::with_capacity(new_at.end);
+        table.extend_from_slice(lying);
         for (i, meld) in self.changed {
             if let Some(slot) = table.get_mut(i) {
                 *slot = meld;
@@ -616,7 +617,7 @@ impl Game {
             .ok_or_else(|| ActionError::NoJokerFor { meld: text(), card })?;
         let mut hand = self.hands[seat].clone();
         let natural = Self::take_cards(&mut hand, &[card])?[0];
-        let mut cards = target.cards.clone();
+        let mut cards = target.cards.to_vec();
         let joker = cards[pos].0;
         cards[pos] = (natural, None);
         let updated = Meld::new(target.owner, target.kind, cards);

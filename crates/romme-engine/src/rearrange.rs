@@ -109,7 +109,7 @@ impl Game {
         // the hand.
         let mut extra: Vec<CardKind> = new_table.iter().flatten().map(|c| c.card).collect();
         for m in self.table.iter() {
-            for &(c, _) in &m.cards {
+            for &(c, _) in m.cards.iter() {
                 match extra.iter().position(|&k| k == c.kind()) {
                     Some(i) => {
                         extra.swap_remove(i);
@@ -137,8 +137,11 @@ impl Game {
             self.check_robbing(&declared, &extra)?;
         }
         // Physical cards: the old table's cards first, then the hand's.
-        let mut pool: Vec<(romme_core::Card, Option<romme_core::Face>)> =
-            self.table.iter().flat_map(|m| m.cards.clone()).collect();
+        let mut pool: Vec<(romme_core::Card, Option<romme_core::Face>)> = self
+            .table
+            .iter()
+            .flat_map(|m| m.cards.iter().copied())
+            .collect();
         let mut old: Vec<Meld> = self.table.to_vec();
         let mut table = Vec::with_capacity(new_table.len());
         for (m, d) in new_table.iter().zip(&decls) {
