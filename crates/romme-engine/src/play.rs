@@ -378,8 +378,8 @@ impl Game {
         self.play_allowed(seat, melds.is_empty(), !lay_offs.is_empty(), used)?;
         let mut hand = self.hands[seat].clone();
         // New melds.
-        let mut decls = Vec::new();
-        let mut new_melds = Vec::new();
+        let mut decls = Vec::with_capacity(melds.len());
+        let mut new_melds = Vec::with_capacity(melds.len());
         for m in melds {
             let (meld, d) = self.meld_from_hand(seat, m, &mut hand, terse)?;
             new_melds.push(meld);
@@ -392,7 +392,7 @@ impl Game {
             new: new_melds,
         };
         let mut lay_off_value = 0u32;
-        let mut laid_off = Vec::new();
+        let mut laid_off = Vec::with_capacity(lay_offs.len());
         let mut on_others = false;
         for part in lay_offs {
             let target = after
