@@ -34,11 +34,12 @@ impl Game {
             Some(p) if p >= piles => Err(ActionError::NoSuchPile { pile: p, piles }),
             Some(p) if self.pile_sizes[p] == 0 => Err(ActionError::PileEmpty(p)),
             Some(p) => Ok(p),
-            None => self
-                .pile_sizes
-                .iter()
-                .position(|&n| n > 0)
-                .ok_or(ActionError::PileEmpty(0)),
+            // (A match, not `ok_or`: the error would be made and dropped
+            // on every draw.)
+            None => match self.pile_sizes.iter().position(|&n| n > 0) {
+                Some(p) => Ok(p),
+                None => Err(ActionError::PileEmpty(0)),
+            },
         }
     }
 
