@@ -350,10 +350,28 @@ impl Game {
         // A seat that can only draw draws as from the listing, without one
         // (its vector was an allocation per draw).
         if self.draws_only(seat) {
-            // (By number: a vector of the actions costs a copy of each.)
-            let mut draws: SmallVec<[usize; 8]> = (0..self.draw_count()).collect();
-            while !draws.is_empty() {
-                let a = self.draw_action(draws.swap_remove(rng.random_range(0..draws.len())));
+            // (By number: a vector of the actions costs a copy of each. The
+            // numbers not drawn yet lie in an array for the usual few.)
+            let count = self.draw_count();
+            let mut few = [0usize; 8];
+            let mut many = Vec::new();
+            let draws = if count <= few.len() {
+                &mut few[..count]
+            } else {
+                many.resize(count, 0);
+                &mut many[..]
+            };
+            for (i, d) in draws.iter_mut().enumerate() {
+                *d = i;
+            }
+            // Drawn as a vector's `swap_remove` would: the last number
+            // takes the place of the one drawn.
+            let mut left = count;
+            while left > 0 {
+                let i = rng.random_range(0..left);
+                left -= 1;
+                let a = self.draw_action(draws[i]);
+                draws[i] = draws[left];
                 if self.accepts_keeping(seat, &a, true) {
                     return Some(a);
                 }
