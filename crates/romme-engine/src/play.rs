@@ -448,7 +448,9 @@ impl Game {
         // The opening.
         let mut opening_points = None;
         if opening_now {
-            let table_value = self.table_value();
+            // (Worked out only where the table counts: every card of the
+            // table read again.)
+            let table_value = self.opening_table_value();
             let attempt = OpeningAttempt {
                 melds: &decls,
                 lay_off_value,
