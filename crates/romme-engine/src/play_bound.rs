@@ -1040,8 +1040,8 @@ fn binomial(n: usize, k: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use rand::SeedableRng;
     use rand::seq::SliceRandom;
+    use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
     use romme_core::ruleset::presets;
 
@@ -1321,6 +1321,23 @@ mod tests {
         assert!(exact > 12_000, "only {exact} counted exactly");
         assert!(none_left > 1_500, "only {none_left} newly ruled out");
         assert!(many > 3_000, "only {many} hands with eight or more");
+    }
+
+    /// The bit-sliced count of suits per rank agrees with counting each
+    /// rank's bits, on random words of up to five suits and every `min`.
+    #[test]
+    fn ranks_in_suits_are_counted_bit_sliced() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        for _ in 0..2_000 {
+            let words: [u16; 5] = std::array::from_fn(|_| rng.random_range(0..1u16 << 13));
+            for min in 0..=6 {
+                let expected = (0..13)
+                    .filter(|&r| words.iter().filter(|&&w| w >> r & 1 == 1).count() >= min)
+                    .fold(0u16, |m, r| m | 1 << r);
+                let got = ranks_in_suits_at_least(&words, min) & 0x1fff;
+                assert_eq!(got, expected, "{words:?}, min {min}");
+            }
+        }
     }
 
     /// The counted groups are the listing's single melds: on random hands
