@@ -188,7 +188,9 @@ impl Game {
         run: impl FnOnce(&OpeningSearch<'_>, usize, &mut SearchState),
     ) -> Vec<(u32, usize, MeldRefs)> {
         let keep = self.opening_keep();
-        let mut decls: Vec<Decl<'_>> = Vec::with_capacity(groups.len() * 2);
+        // (Sized to the readings: with two wild cards a group has three
+        // on average, and growing the list copied it.)
+        let mut decls: Vec<Decl<'_>> = Vec::with_capacity(groups.iter().map(|g| g.len()).sum());
         for (group, g) in groups.iter().zip(0u32..) {
             for (r, d) in group.iter().enumerate() {
                 let holds = !must.is_empty() && d.ordered.iter().any(|c| must.contains(&c.card));

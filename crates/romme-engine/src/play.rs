@@ -133,7 +133,7 @@ impl Game {
         hand: &mut Hand,
         kinds: &[CardKind],
     ) -> Result<Vec<Card>, ActionError> {
-        let pending: Vec<Card> = self
+        let pending: SmallVec<[Card; 4]> = self
             .ts
             .taken
             .iter()
