@@ -215,11 +215,7 @@ impl Game {
         self.table
             .iter()
             .map(|m| {
-                let faces: Vec<Face> = m
-                    .meld_cards()
-                    .iter()
-                    .filter_map(|c| c.effective())
-                    .collect();
+                let faces: Vec<Face> = m.shown().iter().filter_map(|c| c.effective()).collect();
                 card_values(&self.rules, m.kind, &faces).iter().sum::<u32>()
             })
             .sum()
@@ -598,7 +594,7 @@ impl Game {
             return Err(ActionError::PlaysEnded);
         }
         let target = self.table.get(meld).ok_or(ActionError::NoSuchMeld(meld))?;
-        let text = || format_cards(&target.meld_cards());
+        let text = || format_cards(target.shown());
         if rules.jokers.exchange_needs_full_set && target.kind == MeldKind::Set {
             let full = match (rules.melds.sets.suits, rules.melds.sets.max_len.get()) {
                 (_, Some(m)) => usize::from(m),
