@@ -511,7 +511,7 @@ struct SuitMove {
 /// 112 for the state itself, so the large memos of the slowest positions
 /// grow, hash and probe in less than half the memory. The rest are kept
 /// by their state.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Memo {
     packed: FxHashMap<[u64; 5], u64>,
     wide: FxHashMap<(u16, State), u64>,
@@ -628,6 +628,9 @@ struct RobSweep<'p, 'a> {
     /// relaxation with far fewer states, which proves a card level empty
     /// ([`RobSweep::deepen`]).
     cards_only: bool,
+    /// The cards-only search's memo, kept while the whole cost is searched
+    /// ([`RobSweep::cards_bound`]).
+    cards_memo: Memo,
     /// A transition had more open runs than a state holds ([`MAX_RUNS`]):
     /// the search is incomplete and stops.
     overflow: std::cell::Cell<bool>,
@@ -1090,6 +1093,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             memo_at,
             walking: false,
             cards_only: false,
+            cards_memo: Memo::default(),
             overflow: std::cell::Cell::new(false),
             succ_bufs: Vec::new(),
             sets_cache: Default::default(),
@@ -1118,7 +1122,9 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             self.cards_only = on;
             if on {
                 self.memo = Memo::default();
+                self.cards_memo = Memo::default();
             } else {
+                self.cards_memo = self.memo.clone();
                 // What the cards alone cost is a lower bound on the whole
                 // cost of the same state.
                 self.memo.make_bounds();
@@ -1285,10 +1291,13 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         // caller's own budget is cut likewise, a value at or above this
         // budget is taken for the bound it is).
         let mut budget = budget.min(self.worth(acc));
-        let lb = match known {
+        let mut lb = match known {
             Some(lb) => lb,
             None => self.lower_bound(k, st, budget),
         };
+        if memo && lb < budget && !self.cards_only {
+            lb = lb.max(self.cards_bound(k, st));
+        }
         if lb >= budget {
             // Not kept in the memo: worked out again as cheaply as looked
             // up, and most states end here (keeping them made the memo of
@@ -1354,6 +1363,28 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             }
             lb
         }
+    }
+
+    /// A lower bound on the whole cost from step `k` in `st` from what the
+    /// cards-only search found for the same state without its claims on
+    /// originals (claims only change the changed melds, which that search
+    /// does not count): 0 where it holds nothing.
+    fn cards_bound(&self, k: usize, st: &State) -> u64 {
+        let mut proj = *st;
+        let mut any = false;
+        for run in proj.runs.runs[..usize::from(proj.runs.len)].iter_mut() {
+            if run.0 & 0x7f00 != 0 {
+                run.0 &= !0x7f00;
+                any = true;
+            }
+        }
+        if any {
+            let n = usize::from(proj.runs.len);
+            proj.runs.runs[..n].sort_unstable();
+        }
+        self.cards_memo
+            .get((k as u16, proj))
+            .map_or(0, |c| c & !BOUND)
     }
 
     /// The most a state reached at cost `acc` is worth searching for: one
