@@ -228,6 +228,8 @@ pub(crate) fn rearrange_tuned(
     // after them (the natural goes to the table, the joker comes back) and
     // the table cards.
     let mut choices: Vec<(Vec<CardKind>, Vec<TableCard>)> = Vec::new();
+    // Each choice's exchanges (a bit per entry of `exchanges`).
+    let mut masks: Vec<usize> = Vec::new();
     for mask in 0..1usize << exchanges.len() {
         let mut hand_now = hand.to_vec();
         let mut freed = Vec::new();
@@ -250,6 +252,7 @@ pub(crate) fn rearrange_tuned(
         if ok {
             hand_now.extend(freed.iter().copied());
             choices.push((hand_now, on_table));
+            masks.push(mask);
         }
     }
     // A valid arrangement to beat: the table kept, lay-offs, and the rest
@@ -344,6 +347,36 @@ pub(crate) fn rearrange_tuned(
         // The floor without exchanges is a floor for every exchange choice
         // too (see `free_floor`).
         let mut floor_without: Option<u64> = None;
+        // Exchanges of run jokers (bits of `masks`), decided inside one
+        // sweep for every choice of the other exchanges
+        // (`Tuning::joint_exchanges`): the run's card and where it lies.
+        let run_bits: usize = if tuning.joint_exchanges {
+            exchanges
+                .iter()
+                .enumerate()
+                .filter(|&(_, &i)| {
+                    // (Not a joker after the run's last natural: see
+                    // `rob::sweep`.)
+                    kinds[cards[i].meld] == MeldKind::Run
+                        && cards[i + 1..]
+                            .iter()
+                            .any(|c| c.meld == cards[i].meld && c.card.face() == Some(c.face))
+                })
+                .fold(0, |bits, (k, _)| bits | 1 << k)
+        } else {
+            0
+        };
+        let swaps: Vec<(usize, usize)> = exchanges
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| run_bits >> k & 1 == 1)
+            .map(|(_, &i)| {
+                let m = cards[i].meld;
+                (m, cards[..i].iter().filter(|c| c.meld == m).count())
+            })
+            .collect();
+        // Choices a joint sweep has settled.
+        let mut covered = vec![false; choices.len()];
         for &hint_only in phases {
             for (c, (hand_now, on_table)) in choices.iter().enumerate() {
                 if late() {
@@ -354,6 +387,123 @@ pub(crate) fn rearrange_tuned(
                 // No turn with these exchanges can beat the best so far.
                 if tuning.exchange_floor && floor_without.is_some_and(|f| f >= incumbent) {
                     break;
+                }
+                if !hint_only && run_bits != 0 {
+                    if covered[c] {
+                        continue;
+                    }
+                    if masks[c] & run_bits == 0 {
+                        // The choices that differ from this one in run
+                        // exchanges only: one sweep, their least floor.
+                        let group: Vec<usize> = (0..choices.len())
+                            .filter(|&g| masks[g] & !run_bits == masks[c])
+                            .collect();
+                        let mut floor = u64::MAX;
+                        for &g in &group {
+                            if floors[g].is_none() {
+                                let (hand_g, table_g) = &choices[g];
+                                floors[g] = Some(free_floor(
+                                    rules,
+                                    round,
+                                    &checker,
+                                    solver,
+                                    table_g,
+                                    hand_g,
+                                    &originals,
+                                    arrange_for(incumbent),
+                                )?);
+                            }
+                            floor = floor.min(floors[g].as_ref().map_or(0, |f| f.0));
+                        }
+                        if c == 0 {
+                            floor_without = floors[0].as_ref().map(|f| f.0);
+                        }
+                        if floor >= incumbent {
+                            for &g in &group {
+                                covered[g] = true;
+                            }
+                            continue;
+                        }
+                        let now = melds_of(on_table, table.len());
+                        let problem = RobProblem {
+                            checker: &checker,
+                            solver,
+                            rules,
+                            round,
+                            table: &now,
+                            kinds: &kinds,
+                            hand: hand_now,
+                            unit: UNIT,
+                            node_limit: limits.nodes,
+                            deadline,
+                            incumbent,
+                            floor,
+                            hint: None,
+                            tuning,
+                            swaps: &swaps,
+                        };
+                        match crate::rob::rob_exchanging(&problem) {
+                            Some(Ok((found, proven))) => {
+                                // Whether the answer so far is this turn,
+                                // with exchanges.
+                                let mut exchanged = false;
+                                if let Some(r) = found {
+                                    let exchanges = r.exchanges;
+                                    let done = finish(
+                                        rules, round, &checker, &cards, hand, r.table, r.changed,
+                                    )?;
+                                    let mut left = r.hand;
+                                    left.sort();
+                                    if left != done.hand {
+                                        return Err(RearrangeError::Internal(
+                                            "the robbing sweep lost track of the hand".into(),
+                                        ));
+                                    }
+                                    let before = best.as_ref().map(|(_, k)| *k);
+                                    offer(&mut best, done);
+                                    exchanged =
+                                        exchanges > 0 && best.as_ref().map(|(_, k)| *k) != before;
+                                }
+                                if proven {
+                                    for &g in &group {
+                                        covered[g] = true;
+                                    }
+                                    // No joker exchange before one: a turn of
+                                    // the same cost without these exchanges
+                                    // is the answer (the optimum is a floor of
+                                    // this choice; a turn that reaches it
+                                    // ends the search).
+                                    let best_cost = incumbent_of(&best);
+                                    if exchanged && !late() {
+                                        let (floor_c, hint) =
+                                            floors[c].clone().unwrap_or((0, None));
+                                        let tie = RobProblem {
+                                            incumbent: best_cost.saturating_add(1),
+                                            floor: floor_c.max(best_cost),
+                                            hint,
+                                            swaps: &[],
+                                            ..problem
+                                        };
+                                        // (Stopped by a limit, the turn with
+                                        // exchanges stays: its cost is proven.)
+                                        if let (Some(r), _) = crate::rob::rob(&tie)? {
+                                            let done = finish(
+                                                rules, round, &checker, &cards, hand, r.table,
+                                                r.changed,
+                                            )?;
+                                            if cost_of(rules, round, &done) == best_cost {
+                                                best = None;
+                                                offer(&mut best, done);
+                                            }
+                                        }
+                                    }
+                                    continue;
+                                }
+                            }
+                            Some(Err(e)) => return Err(e),
+                            None => {}
+                        }
+                    }
                 }
                 let found = 'choice: {
                     let (floor, hint) = match &floors[c] {
@@ -400,6 +550,7 @@ pub(crate) fn rearrange_tuned(
                             realize_hint: tuning.realize_hint && phases.len() == 1,
                             ..tuning
                         },
+                        swaps: &[],
                     };
                     if hint_only {
                         rob_hint(&problem)?

@@ -205,6 +205,9 @@ pub(crate) struct Tuning {
     /// Skip a joker-exchange choice whose floor, the one without
     /// exchanges, cannot beat the best so far (`rearrange`).
     pub exchange_floor: bool,
+    /// The exchanges of run jokers are decided inside one sweep
+    /// ([`rob_exchanging`]) instead of a search per choice (`rearrange`).
+    pub joint_exchanges: bool,
 }
 
 impl Tuning {
@@ -223,6 +226,7 @@ impl Tuning {
         sweep_nodes_small: SWEEP_NODES_SMALL,
         sweep_deepening: true,
         exchange_floor: true,
+        joint_exchanges: true,
     };
 
     /// The plain depth-first search, without any of the above.
@@ -240,6 +244,7 @@ impl Tuning {
         sweep_nodes_small: SWEEP_NODES_SMALL,
         sweep_deepening: false,
         exchange_floor: false,
+        joint_exchanges: false,
     };
 }
 
@@ -278,6 +283,9 @@ pub(crate) struct RobProblem<'a> {
     pub hint: Option<(Vec<Vec<CardKind>>, Vec<CardKind>)>,
     /// Where the search spends its nodes.
     pub tuning: Tuning,
+    /// Table jokers of runs (meld, card) the hand may exchange during the
+    /// turn, for the sweep alone ([`rob_exchanging`]); empty elsewhere.
+    pub swaps: &'a [(usize, usize)],
 }
 
 /// The best turn found.
@@ -288,6 +296,8 @@ pub(crate) struct Robbed {
     pub hand: Vec<CardKind>,
     /// Melds of the new table that hold no whole original meld.
     pub changed: usize,
+    /// Jokers the hand exchanged during the turn (`RobProblem::swaps`).
+    pub exchanges: u8,
 }
 
 /// A card the search can move: a hand card or a card on the table.
@@ -417,6 +427,26 @@ pub(crate) fn rob(p: &RobProblem) -> Result<(Option<Robbed>, bool), RearrangeErr
         return Err(e);
     }
     Ok((s.best, s.stopped))
+}
+
+/// The best robbing turn that beats `p.incumbent` when the hand may also
+/// exchange the run jokers `p.swaps` during the turn, by the sweep alone:
+/// the turn (if any) and whether it is proven optimal over every choice
+/// of those exchanges; `None` where the sweep does not cover the position
+/// (the caller then searches each choice of exchanges on its own). `p.floor`
+/// must be a floor of every such choice.
+pub(crate) fn rob_exchanging(
+    p: &RobProblem,
+) -> Option<Result<(Option<Robbed>, bool), RearrangeError>> {
+    // (As `Search::hand_over`: not within a small node limit, the engine's
+    // listing's, where the branch and bound alone searches.)
+    if p.node_limit < SWEEP_LEAST || deadline::passed(p.deadline) {
+        return None;
+    }
+    Some(
+        sweep::rob_by_sweep(p, p.incumbent, p.tuning.sweep_nodes)?
+            .map(|(found, proven)| (found.map(|(r, _)| r), proven)),
+    )
 }
 
 /// The hint alone played as a robbing turn ([`Search::realize_hint`]), no
@@ -1150,6 +1180,7 @@ impl<'p, 'a> Search<'p, 'a> {
             table,
             hand,
             changed,
+            exchanges: 0,
         });
     }
 
@@ -1595,6 +1626,7 @@ mod tests {
             floor: 0,
             hint,
             tuning: Tuning::PLAIN,
+            swaps: &[],
         };
         f(&mut super::Search::new(&p));
     }
@@ -1706,6 +1738,7 @@ mod tests {
         sweep_nodes_small: SWEEP_NODES_SMALL,
         sweep_deepening: true,
         exchange_floor: true,
+        joint_exchanges: true,
     };
 
     /// The sweep asked first with little work and without the hint (its
@@ -1760,6 +1793,70 @@ mod tests {
             }
         }
         assert!(compared >= 180, "only {compared} proven pairs");
+    }
+
+    /// Exchanges of run jokers decided inside the sweep
+    /// ([`Tuning::joint_exchanges`]) prove the same optimum as a search
+    /// per choice of exchanges: on random positions given the natural of a
+    /// run joker that has a natural after it (so that the sweep covers the
+    /// exchange), every pair of proven answers costs the same. It fails
+    /// when a claim to hold an exchanged run whole is lost on the way
+    /// (checked: a claim turned into a held one at the run's last natural,
+    /// before the exchange, gave one changed meld too many).
+    #[test]
+    fn exchanges_inside_the_sweep_prove_the_per_choice_optimum() {
+        let Some(Ok(rules)) = presets::load("raeuber") else {
+            panic!("raeuber preset");
+        };
+        let solver = PartitionSolver::new(&rules, None).expect("solver");
+        let mut compared = 0;
+        for seed in 0..120u64 {
+            let size = [20, 24, 28][(seed % 3) as usize];
+            let (table, mut hand) = positions::position(seed * 6151 + 5, size, true);
+            hand.truncate(10 + (seed % 4) as usize);
+            // The faces of the table's run jokers (the sweep covers those
+            // with a natural after them); at least one of those.
+            let mut covered = false;
+            for meld in &table {
+                let run = meld.iter().filter_map(|c| c.effective()).any(|f| {
+                    meld.iter()
+                        .filter_map(|c| c.effective())
+                        .any(|g| g.rank != f.rank)
+                });
+                for (at, c) in meld.iter().enumerate() {
+                    if let (true, true, Some(face)) = (run, c.card.is_joker(), c.effective()) {
+                        let natural = CardKind::Natural(face);
+                        let copies = table.iter().flatten().filter(|c| c.card == natural).count()
+                            + hand.iter().filter(|&&h| h == natural).count();
+                        if copies < 2 {
+                            covered |= meld[at + 1..].iter().any(|c| !c.card.is_joker());
+                            hand.push(natural);
+                        }
+                    }
+                }
+            }
+            if !covered {
+                continue;
+            }
+            let cost = |tuning| cost(&solver, (&table, &hand), 3_000_000, tuning);
+            // (Without the hints played first, so that the sweep is asked
+            // on every position where the floor is not met at once.)
+            let joint = cost(Tuning {
+                realize_hint: false,
+                ..Tuning::DEFAULT
+            })
+            .expect("solves");
+            let apart = cost(Tuning {
+                joint_exchanges: false,
+                ..Tuning::DEFAULT
+            })
+            .expect("solves");
+            if joint.0 && apart.0 {
+                assert_eq!(joint, apart, "seed {seed}");
+                compared += 1;
+            }
+        }
+        assert!(compared >= 15, "only {compared} proven pairs");
     }
 
     /// A set laid off onto holds its original whole, so it is no changed

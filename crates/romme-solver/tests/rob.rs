@@ -422,3 +422,42 @@ proptest! {
         assert_valid(&rules, &t, &hand, &r);
     }
 }
+
+#[test]
+fn a_run_whose_middle_joker_is_exchanged_is_laid_off_onto() {
+    // 6h takes the joker's place and 8h extends the run, which stays a
+    // whole original (no change); the freed joker makes a new meld with
+    // 2c 3c (the one change).
+    let r = preset("raeuber");
+    let t = table(&["5h *=6h 7h"]);
+    let hand = cards("6h 8h 2c 3c");
+    let out = rearrange(&r, None, &t, &hand, Limits::default()).expect("ok");
+    assert_valid(&r, &t, &hand, &out);
+    assert!(out.optimal);
+    assert!(out.hand.is_empty(), "{out:?}");
+    assert_eq!(out.changed, 1, "{out:?}");
+}
+
+#[test]
+fn a_run_exchanged_at_its_end_is_held_whole_inside_a_longer_run() {
+    // Found when run exchanges were first decided inside the sweep: Kd
+    // takes the joker's place at the end of 10d Jd Qd *=Kd, and the run
+    // 5d ... 9d grows through it, holding it whole (5 changed melds). A
+    // claim to hold the run whole ended at its last natural (Qd), before
+    // the exchange at Kd, and the sweep answered 6.
+    let r = preset("raeuber");
+    let t = table(&[
+        "Ac Ad Ah As",
+        "4c 4d 4h 4s",
+        "Qc Qd Qh Qs",
+        "8d 9d *=10d",
+        "10d Jd Qd *=Kd",
+        "3d *=4d 5d 6d",
+    ]);
+    let hand = cards("6s 7d 3c Qc Js Kd");
+    let out = rearrange(&r, None, &t, &hand, Limits::default()).expect("ok");
+    assert_valid(&r, &t, &hand, &out);
+    assert!(out.optimal);
+    assert_eq!(out.hand, cards("6s"), "{out:?}");
+    assert_eq!(out.changed, 5, "{out:?}");
+}

@@ -63,6 +63,21 @@
 //! level first of the cards and points alone, without changed melds,
 //! whose values are lower bounds of the whole cost ([`RobSweep::deepen`]).
 //!
+//! **Joker exchanges inside the sweep** ([`super::RobProblem::swaps`]):
+//! where the hand holds the natural a run's joker stands for, the suit's
+//! step at the joker may exchange it: the hand's copy takes the joker's
+//! place (kept there or robbed like any natural) and the joker becomes a
+//! hand joker (`x` counts them; the hand's jokers are its own plus `x`).
+//! From then on the run is its exchanged version (a flag in its slot's
+//! code; its pieces and the claims to hold it whole are the exchanged
+//! run's): a run following the original when its joker is exchanged and
+//! robbed must take the natural, and follows the exchanged version. One
+//! sweep then answers every choice of these exchanges, where a search per
+//! choice repeated the same work two to eight times. Only jokers with a
+//! natural after them in their run are covered: a claim on a run becomes
+//! a held one at its last natural, before an exchange after it would be
+//! decided (the caller searches those choices one by one).
+//!
 //! It covers the lines without wrap-around and wild cards without limits
 //! (the rules of `raeuber`), tables whose every meld holds at least two
 //! natural cards, at most eight original runs across any position, and at
@@ -108,8 +123,16 @@ const O_ROBBED: u8 = 1;
 const O_GAP: u8 = 2;
 /// ... every card so far kept ...
 const O_WHOLE: u8 = 3;
-/// ... or keeping a piece that starts at card index `code & 0x7f`.
+/// ... or keeping a piece that starts at card index `code & O_START`.
 const O_BLOCK: u8 = 0x80;
+/// Set beside any of them once the run's exchangeable joker was exchanged
+/// ([`OrigRun::swap_at`]): from then on the run is its exchanged version.
+const O_SWAPPED: u8 = 0x40;
+/// The start of a kept piece in an `O_BLOCK` code.
+const O_START: u8 = 0x3f;
+/// Claims on an original run's exchanged version carry its index plus
+/// this ([`RobSweep::claim_orig`]; at most this many original runs then).
+const B_OFFSET: usize = 16;
 
 // `lower_bound` counts the slots keeping a piece by their top bits.
 const _: () = assert!(SLOTS == 8 && O_BLOCK == 0x80);
@@ -277,6 +300,8 @@ struct State {
     d: i8,
     /// Melds whose hand card is a hand joker.
     f: u8,
+    /// Jokers exchanged so far: each is a hand joker now.
+    x: u8,
 }
 
 impl std::hash::Hash for State {
@@ -296,7 +321,8 @@ impl std::hash::Hash for State {
                 | u64::from(self.ace_kept_jokers) << 32
                 | u64::from(self.d as u8) << 40
                 | u64::from(self.f) << 48
-                | u64::from(self.runs.len) << 56,
+                | u64::from(self.runs.len) << 56
+                | u64::from(self.x) << 61,
         );
     }
 }
@@ -378,6 +404,10 @@ struct OrigRun {
     slot: usize,
     /// Whether cards `a..=b` may stay as a piece.
     piece_ok: Vec<Vec<bool>>,
+    /// The card (an index into `cards`) of a joker the hand may exchange
+    /// here ([`super::RobProblem::swaps`]): the run then holds the natural
+    /// instead ([`RobSweep::runs_b`]).
+    swap_at: Option<usize>,
 }
 
 impl OrigRun {
@@ -434,6 +464,8 @@ enum Action {
     SetsIn(SmallVec<[u8; 4]>),
     Suit {
         kept: SmallVec<[bool; 4]>,
+        /// The originals here whose joker the hand exchanged (bits).
+        swapped: u32,
         /// Per open run of the suit (in state order), then per new run.
         acts: SmallVec<[Act; 8]>,
         /// The runs after the step in the order they were built.
@@ -500,6 +532,7 @@ struct SuitMove {
     pool: u8,
     d: i8,
     f_added: u8,
+    x_added: u8,
     aces_low: u16,
     runs: SmallVec<[Run; 4]>,
     change: u64,
@@ -526,6 +559,8 @@ impl Memo {
     fn pack((k, st): (u16, State)) -> Option<[u64; 5]> {
         let runs: &[Run] = &st.runs;
         if runs.len() > PACKED_RUNS
+            || k >= 256
+            || st.x >= 8
             || st.ace_kept_jokers >= 16
             || st.f >= 32
             || st.aces_low >= 1 << 15
@@ -541,6 +576,7 @@ impl Memo {
         words[2] = st.orig;
         words[3] = u64::from(st.pool) | u64::from(st.ace_pool) << 30 | (runs.len() as u64) << 60;
         words[4] = u64::from(k)
+            | u64::from(st.x) << 8
             | u64::from(st.whole) << 16
             | u64::from(st.ace_whole) << 24
             | u64::from(st.aces_low) << 32
@@ -628,6 +664,12 @@ struct RobSweep<'p, 'a> {
     /// relaxation with far fewer states, which proves a card level empty
     /// ([`RobSweep::deepen`]).
     cards_only: bool,
+    /// Per original run with an exchangeable joker ([`OrigRun::swap_at`]):
+    /// the run as it is once exchanged (the natural in the joker's place),
+    /// which claims to hold it whole follow from then on.
+    runs_b: Vec<Option<OrigRun>>,
+    /// Jokers the hand may exchange during the turn.
+    swaps: u8,
     /// The cards-only search's memo, kept while the whole cost is searched
     /// ([`RobSweep::cards_bound`]).
     cards_memo: Memo,
@@ -856,6 +898,12 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                         natural,
                         slot: 0,
                         piece_ok,
+                        swap_at: p
+                            .swaps
+                            .iter()
+                            .find(|&&(sm, _)| sm == m)
+                            .map(|&(_, i)| i)
+                            .filter(|&i| i < n && !checker.is_wild(CardKind::Natural(faces[i]))),
                     });
                 }
                 MeldKind::Set => {
@@ -930,6 +978,55 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             let slot = (0..SLOTS).find(|&s| slot_free_from[s] <= lo)?;
             slot_free_from[slot] = runs_o[i].hi() + 1;
             runs_o[i].slot = slot;
+        }
+        // The exchanged versions.
+        let mut runs_b: Vec<Option<OrigRun>> = Vec::with_capacity(runs_o.len());
+        for o in &runs_o {
+            let Some(at) = o.swap_at.filter(|&i| !o.natural[i]) else {
+                runs_b.push(None);
+                continue;
+            };
+            let face = o.cards[at].effective()?;
+            let mut cards = o.cards.clone();
+            cards[at] = MeldCard::plain(CardKind::Natural(face));
+            let mut natural = o.natural.clone();
+            natural[at] = true;
+            let n = cards.len();
+            let mut piece_ok = vec![vec![false; n]; n];
+            for a in 0..n {
+                for b in a..n {
+                    if (b - a + 1) as u32 >= min_len && (a > 0 || b + 1 < n) {
+                        piece_ok[a][b] = checker.check(&cards[a..=b]).is_ok();
+                    }
+                }
+            }
+            let first_nat = natural.iter().position(|&x| x)?;
+            let last_nat = natural.iter().rposition(|&x| x)?;
+            runs_b.push(Some(OrigRun {
+                suit: o.suit,
+                lo: o.lo,
+                jokers: o.jokers - 1,
+                first_nat,
+                last_nat,
+                claimable: ((n - 1 - last_nat) as u32) < min_len,
+                cards,
+                natural,
+                slot: o.slot,
+                piece_ok,
+                swap_at: None,
+            }));
+        }
+        let swaps = runs_b.iter().filter(|b| b.is_some()).count();
+        // A joker after the run's last natural is not covered: a run that
+        // holds the run whole is done with it at the last natural, before
+        // the exchange would be decided. Nor is one the sweep cannot see.
+        if swaps > 0 && runs_o.len() > B_OFFSET
+            || swaps < p.swaps.len()
+            || runs_o
+                .iter()
+                .any(|o| o.swap_at.is_some_and(|i| i > o.last_nat))
+        {
+            return None;
         }
         let mut runs_at: Vec<Vec<SmallVec<[usize; 2]>>> =
             vec![vec![SmallVec::new(); suits.len()]; len];
@@ -1042,7 +1139,11 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             .collect();
         let mut claim_jokers_after = vec![vec![0u32; len]; suits.len()];
         let mut claim_possible_after = vec![0u8; len];
-        for o in runs_o.iter().filter(|o| o.claimable) {
+        for o in runs_o
+            .iter()
+            .chain(runs_b.iter().flatten())
+            .filter(|o| o.claimable)
+        {
             let start = (o.lo + o.first_nat).min(len - 1);
             for c in &mut claim_jokers_after[o.suit][..start] {
                 *c = (*c).max(o.jokers);
@@ -1075,6 +1176,8 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             last_pos,
             steps,
             runs_o,
+            runs_b,
+            swaps: swaps as u8,
             sets_o,
             runs_at,
             sets_of_rank,
@@ -1453,6 +1556,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             return changes;
         }
         let left = (i16::from(self.hand_jokers)
+            + i16::from(st.x)
             + i16::from(self.jokers_from[k])
             + i16::from(st.ace_kept_jokers)
             - i16::from(st.d))
@@ -1497,8 +1601,9 @@ impl<'p, 'a> RobSweep<'p, 'a> {
     /// cannot exceed the hand's once the table jokers still to come are
     /// robbed, and hand jokers owed cannot exceed the hand's.
     fn tokens_ok(&self, k: usize, st: &State) -> bool {
-        i16::from(st.d) <= i16::from(self.hand_jokers) + i16::from(self.jokers_from[k])
-            && i16::from(st.f) <= i16::from(self.hand_jokers)
+        let hj = i16::from(self.hand_jokers) + i16::from(st.x);
+        i16::from(st.d) <= hj + i16::from(self.jokers_from[k])
+            && i16::from(st.f) <= i16::from(self.hand_jokers) + i16::from(self.swaps)
     }
 
     fn successors(&self, k: usize, st: &State) -> Vec<Succ> {
@@ -1595,8 +1700,26 @@ impl<'p, 'a> RobSweep<'p, 'a> {
     }
 
     /// Whether some open run follows original run `m`.
-    fn followed(runs: &[Run], m: usize) -> bool {
-        runs.iter().any(|r| r.claim() == (CLAIM_FOLLOW, m as u32))
+    /// Whether a run follows original run `m` (or its exchanged version).
+    fn followed(&self, runs: &[Run], m: usize) -> bool {
+        let b = (self.swaps > 0).then_some((m + B_OFFSET) as u32);
+        runs.iter().any(|r| {
+            let (kind, payload) = r.claim();
+            kind == CLAIM_FOLLOW && (payload == m as u32 || Some(payload) == b)
+        })
+    }
+
+    /// The original run a claim's payload names: an original run, or
+    /// (from [`B_OFFSET`] on, where the hand may exchange) the exchanged
+    /// version of one.
+    fn claim_orig(&self, payload: u32) -> &OrigRun {
+        let i = payload as usize;
+        if self.swaps > 0 && i >= B_OFFSET {
+            if let Some(Some(b)) = self.runs_b.get(i - B_OFFSET) {
+                return b;
+            }
+        }
+        &self.runs_o[i]
     }
 
     fn suit_step(&self, q: usize, s: usize, st: &State, out: &mut Vec<Succ>) {
@@ -1612,7 +1735,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         // (Only a run of the suit can follow one of its originals.)
         let mut followed = 0u8;
         for (j, &m) in origs.iter().enumerate() {
-            followed |= u8::from(Self::followed(mine, m)) << j;
+            followed |= u8::from(self.followed(mine, m)) << j;
         }
         let codes = self.orig_codes(origs, st.orig);
         let key = SuitKey::new(q, s, mine, codes, followed, pool_of(st), st.d);
@@ -1639,6 +1762,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                         pool: pool_of(next),
                         d: next.d,
                         f_added: next.f - st.f,
+                        x_added: next.x - st.x,
                         aces_low: next.aces_low >> (3 * s) & 7,
                         runs: next.runs.iter().copied().collect(),
                         change: *change,
@@ -1670,6 +1794,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             }
             next.d = mv.d;
             next.f = st.f + mv.f_added;
+            next.x = st.x + mv.x_added;
             if q == 0 && self.ace_twice {
                 next.aces_low = (next.aces_low & !(7 << (3 * s))) | mv.aces_low << (3 * s);
             }
@@ -1695,22 +1820,43 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         let mine: SmallVec<[Run; 8]> = st.runs.iter().copied().filter(|x| x.suit() == s).collect();
         let others: SmallVec<[Run; 8]> =
             st.runs.iter().copied().filter(|x| x.suit() != s).collect();
-        // Keeping first: the listing's order is the search's.
-        for mask in (0..1u32 << n).rev() {
+        // The originals whose exchangeable joker lies here (a bit each).
+        let mut swappable = 0u32;
+        for (j, &m) in origs.iter().enumerate() {
+            let o = &self.runs_o[m];
+            if o.swap_at == Some(q - o.lo) && self.runs_b[m].is_some() {
+                swappable |= 1 << j;
+            }
+        }
+        // Keeping first: the listing's order is the search's; exchanging
+        // after not exchanging.
+        for (mask, swap) in (0..1u32 << n).rev().flat_map(|mask| {
+            (0..=swappable)
+                .filter(move |x| x & !swappable == 0)
+                .map(move |x| (mask, x))
+        }) {
             let mut orig = st.orig;
             let mut robbed_nat = 0u8;
             let mut robbed_jok = 0i8;
             let mut change = 0u64;
             let mut claimable: SmallVec<[usize; 2]> = SmallVec::new();
             let mut kept: SmallVec<[bool; 4]> = SmallVec::new();
+            let mut swap_robbed = 0u32;
             let mut ok = true;
             for (j, &m) in origs.iter().enumerate() {
-                let o = &self.runs_o[m];
-                let i = q - o.lo;
+                let i = q - self.runs_o[m].lo;
                 let keep = mask >> j & 1 == 1;
+                let swapped = swap >> j & 1 == 1;
                 kept.push(keep);
-                let code = orig_get(orig, o.slot);
-                if Self::followed(&st.runs, m) && keep {
+                let code = orig_get(orig, self.runs_o[m].slot);
+                // The exchanged version from the exchange on.
+                let flag = (code & O_SWAPPED) | if swapped { O_SWAPPED } else { 0 };
+                let code = code & !O_SWAPPED;
+                let o = match (flag != 0, &self.runs_b[m]) {
+                    (true, Some(b)) => b,
+                    _ => &self.runs_o[m],
+                };
+                if self.followed(&st.runs, m) && keep {
                     ok = false;
                     break;
                 }
@@ -1729,7 +1875,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                     (O_ROBBED | O_GAP, true, _) => O_BLOCK | i as u8,
                     (c, true, _) if c & O_BLOCK != 0 => c,
                     (c, false, _) if c & O_BLOCK != 0 => {
-                        if !o.piece_ok[usize::from(c & 0x7f)][i - 1] {
+                        if !o.piece_ok[usize::from(c & O_START)][i - 1] {
                             ok = false;
                             break;
                         }
@@ -1747,19 +1893,24 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                     } else {
                         robbed_jok += 1;
                     }
+                    if swapped {
+                        swap_robbed |= 1 << m;
+                    }
                 }
                 if i == o.first_nat && new == O_ROBBED && o.claimable && !self.cards_only {
-                    claimable.push(m);
+                    claimable.push(if flag != 0 { m + B_OFFSET } else { m });
                 }
                 if q == o.hi() {
                     if new & O_BLOCK != 0 {
-                        if !o.piece_ok[usize::from(new & 0x7f)][i] {
+                        if !o.piece_ok[usize::from(new & O_START)][i] {
                             ok = false;
                             break;
                         }
                         change += 1;
                     }
                     new = O_IDLE;
+                } else {
+                    new |= flag;
                 }
                 orig = orig_set(orig, o.slot, new);
             }
@@ -1774,16 +1925,24 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             } else {
                 hl
             };
+            // An exchange takes the natural from the hand.
+            let swaps = swap.count_ones() as u8;
+            let Some(h_av) = h_av.checked_sub(swaps) else {
+                continue;
+            };
             let r_av = inr + rl + robbed_nat;
             let mut base = *st;
             base.orig = orig;
             base.d -= robbed_jok;
+            base.x += swaps;
             let ctx = SuitCtx {
                 q,
                 s,
                 twice,
                 kept,
                 claimable,
+                swapped: swap,
+                swap_robbed,
             };
             let mut acts: SmallVec<[Act; 8]> = SmallVec::new();
             let mut built = others.clone();
@@ -1855,7 +2014,13 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         };
         let (kind, payload) = run.claim();
         if kind == CLAIM_FOLLOW {
-            let o = &self.runs_o[payload as usize];
+            // Its original's joker here exchanged and robbed: the run
+            // takes the natural, and follows the exchanged version.
+            if ctx.swap_robbed >> payload & 1 == 1 {
+                try_act(2, Act::Rob, Some(payload as usize + B_OFFSET), self);
+                return;
+            }
+            let o = self.claim_orig(payload);
             if o.natural[q - o.lo] {
                 try_act(2, Act::Rob, None, self);
             } else {
@@ -1912,17 +2077,17 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             c = (CLAIM_FOLLOW, m as u32);
         }
         if c.0 == CLAIM_FOLLOW && {
-            let o = &self.runs_o[c.1 as usize];
+            let o = self.claim_orig(c.1);
             o.lo + o.last_nat == q
         } {
-            c = (CLAIM_HELD, self.runs_o[c.1 as usize].jokers);
+            c = (CLAIM_HELD, self.claim_orig(c.1).jokers);
         }
         // Tokens count only for a hand joker (a run without a hand
         // natural) and for holding an original; whether a natural is in it,
         // only where melds of wild cards alone are not allowed.
         let need = match c.0 {
             CLAIM_NONE => self.claim_jokers_after[run.suit()][q],
-            CLAIM_FOLLOW => self.runs_o[c.1 as usize].jokers,
+            CLAIM_FOLLOW => self.claim_orig(c.1).jokers,
             _ => c.1,
         };
         let tok = tok.min(need + u32::from(!hand));
@@ -2047,7 +2212,10 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             let kept = self.runs_at[0][ctx.s]
                 .iter()
                 .zip(&ctx.kept)
-                .filter(|&(&m, &k)| k && self.runs_o[m].natural[0])
+                .enumerate()
+                .filter(|&(j, (&m, &k))| {
+                    k && (self.runs_o[m].natural[0] || ctx.swapped >> j & 1 == 1)
+                })
                 .count();
             let n = (taken + kept).min(7) as u16;
             next.aces_low = (next.aces_low & !(7 << (3 * ctx.s))) | n << (3 * ctx.s);
@@ -2060,6 +2228,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         let action = self.record.then(|| {
             Box::new(Action::Suit {
                 kept: ctx.kept.clone(),
+                swapped: ctx.swapped,
                 acts: acts.clone(),
                 built: built.clone(),
             })
@@ -2348,7 +2517,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             change += c;
             f += owed;
         }
-        let hj = self.hand_jokers;
+        let hj = self.hand_jokers + st.x as i8;
         let plain = (st.d >= 0 && f as i8 <= st.d && st.d <= hj)
             .then(|| u64::from((hj - st.d) as u8) * self.joker_leave * CHANGE_SCALE + change);
         // A meld of wild cards only, taking every token not placed.
@@ -2403,6 +2572,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             .map(|o| vec![false; o.cards.len()])
             .collect();
         let mut set_kept: Vec<u16> = vec![0; self.sets_o.len()];
+        let mut run_swapped: Vec<bool> = vec![false; self.runs_o.len()];
         let mut hand_used = [0u8; FACES];
         for k in 0..self.steps.len() - 1 {
             let succ = self.successors(k, &st);
@@ -2442,10 +2612,23 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                         set_kept[i] = self.sets_o[i].options[usize::from(choice[j])].kept;
                     }
                 }
-                (Step::Suit(q, s), Action::Suit { kept, acts, built }) => {
+                (
+                    Step::Suit(q, s),
+                    Action::Suit {
+                        kept,
+                        swapped,
+                        acts,
+                        built,
+                    },
+                ) => {
                     let face = Face::new(self.line[q], self.suits[s]);
                     for (j, &m) in self.runs_at[q][s].iter().enumerate() {
                         run_kept[m][q - self.runs_o[m].lo] = kept[j];
+                        if swapped >> j & 1 == 1 {
+                            // The hand's natural takes the joker's place.
+                            run_swapped[m] = true;
+                            hand_used[face.index()] += 1;
+                        }
                     }
                     let mut others = Vec::new();
                     let mut mine = Vec::new();
@@ -2517,6 +2700,10 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         let mut table: Vec<Vec<MeldCard>> = Vec::new();
         for (m, o) in self.runs_o.iter().enumerate() {
             let kept = &run_kept[m];
+            let o = match (&self.runs_b[m], run_swapped[m]) {
+                (Some(b), true) => b,
+                _ => o,
+            };
             let mut i = 0;
             while i < kept.len() {
                 if !kept[i] {
@@ -2555,7 +2742,8 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         // The hand: what was not placed.
         let mut hand: Vec<CardKind> = Vec::new();
         let mut used = hand_used;
-        let mut jokers_left = i16::from(self.hand_jokers) - i16::from(jokers_placed);
+        let mut jokers_left =
+            i16::from(self.hand_jokers) + i16::from(st.x) - i16::from(jokers_placed);
         let mut left_cost = 0u64;
         for &c in self.p.hand {
             match c {
@@ -2576,6 +2764,11 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                 }
             }
         }
+        // Exchanged jokers not placed again.
+        for _ in 0..jokers_left.max(0) {
+            hand.push(CardKind::Joker);
+            left_cost += self.joker_leave;
+        }
         let changed = best
             .checked_sub(left_cost * CHANGE_SCALE)
             .filter(|&c| c < CHANGE_SCALE)
@@ -2584,6 +2777,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             table,
             hand,
             changed: changed as usize,
+            exchanges: st.x,
         })
     }
 }
@@ -2608,8 +2802,14 @@ struct SuitCtx {
     twice: bool,
     kept: SmallVec<[bool; 4]>,
     /// Original runs robbed from their first card here, which a run may
-    /// start to follow.
+    /// start to follow (from [`B_OFFSET`] on: exchanged versions).
     claimable: SmallVec<[usize; 2]>,
+    /// The originals here (bits in `runs_at` order) whose joker the hand
+    /// exchanges at this step ...
+    swapped: u32,
+    /// ... and (bits by original run) those of them that give up the
+    /// exchanged natural: a run following one must take it.
+    swap_robbed: u32,
 }
 
 #[cfg(test)]
@@ -2633,15 +2833,22 @@ mod tests {
                 Run::new(suit, len, hand, nat, tok, claim, to_end, from0)
             });
         (
-            any::<u16>(),
+            0u16..256,
             proptest::collection::vec(run, 0..=PACKED_RUNS),
             any::<u64>(),
             (0u32..1 << 30, 0u32..1 << 30),
             (any::<u8>(), any::<u8>(), 0u16..1 << 15),
-            (0u8..16, any::<i8>(), 0u8..32),
+            (0u8..16, any::<i8>(), 0u8..32, 0u8..8),
         )
             .prop_map(
-                |(k, runs, orig, (pool, ace_pool), (whole, ace_whole, aces_low), (akj, d, f))| {
+                |(
+                    k,
+                    runs,
+                    orig,
+                    (pool, ace_pool),
+                    (whole, ace_whole, aces_low),
+                    (akj, d, f, x),
+                )| {
                     let state = State {
                         runs: Runs::sorted(&runs).expect("at most six runs"),
                         orig,
@@ -2653,6 +2860,7 @@ mod tests {
                         ace_kept_jokers: akj,
                         d,
                         f,
+                        x,
                     };
                     (k, state)
                 },
@@ -2674,14 +2882,14 @@ mod tests {
         #[test]
         fn packed_memo_keys_differ_in_every_field(
             a in packable(),
-            field in 0usize..12,
+            field in 0usize..13,
             bit in 0u32..64,
         ) {
             let (k, st) = a;
             let mut b = st;
             let mut kb = k;
             match field {
-                0 => kb ^= 1 << (bit % 16),
+                0 => kb ^= 1 << (bit % 8),
                 1 => b.orig ^= 1 << bit,
                 2 => b.pool ^= 1 << (bit % 30),
                 3 => b.ace_pool ^= 1 << (bit % 30),
@@ -2691,6 +2899,7 @@ mod tests {
                 7 => b.ace_kept_jokers ^= 1 << (bit % 4),
                 8 => b.d ^= 1 << (bit % 8),
                 9 => b.f ^= 1 << (bit % 5),
+                12 => b.x ^= 1 << (bit % 3),
                 10 if !st.runs.is_empty() => {
                     // One field bit of one open run (they lie in bits 6..27).
                     let mut runs: Vec<Run> = st.runs.to_vec();
@@ -2728,6 +2937,12 @@ mod tests {
             ..State::default()
         };
         assert_eq!(Memo::pack((0, many_owed)), None);
+        assert_eq!(Memo::pack((256, State::default())), None);
+        let many_exchanged = State {
+            x: 8,
+            ..State::default()
+        };
+        assert_eq!(Memo::pack((0, many_exchanged)), None);
         assert!(Memo::pack((0, State::default())).is_some());
     }
 
