@@ -27,7 +27,11 @@
 //!   copies); both then count as unchanged.
 //! * Räuber robbing (`rearrange = "rob"`) is searched by the private `rob` module
 //!   (its module documents the readings), steered by the free optimum,
-//!   which is also its floor when no joker lies on the table.
+//!   which is also its floor when no joker lies on the table. Exchanges of
+//!   run jokers are decided inside its sweep, one search for every choice
+//!   of them (the turn without them still wins a tie; among turns with
+//!   exchanges of the same cost, which one is answered is fixed but not
+//!   necessarily the one with the fewest).
 //! * Not yet covered: free rearrangement under rules that limit wild cards
 //!   in melds while jokers lie on the table; it is reported as unsupported
 //!   rather than answered wrongly.
@@ -354,14 +358,7 @@ pub(crate) fn rearrange_tuned(
             exchanges
                 .iter()
                 .enumerate()
-                .filter(|&(_, &i)| {
-                    // (Not a joker after the run's last natural: see
-                    // `rob::sweep`.)
-                    kinds[cards[i].meld] == MeldKind::Run
-                        && cards[i + 1..]
-                            .iter()
-                            .any(|c| c.meld == cards[i].meld && c.card.face() == Some(c.face))
-                })
+                .filter(|&(_, &i)| kinds[cards[i].meld] == MeldKind::Run)
                 .fold(0, |bits, (k, _)| bits | 1 << k)
         } else {
             0

@@ -71,12 +71,14 @@
 //! From then on the run is its exchanged version (a flag in its slot's
 //! code; its pieces and the claims to hold it whole are the exchanged
 //! run's): a run following the original when its joker is exchanged and
-//! robbed must take the natural, and follows the exchanged version. One
-//! sweep then answers every choice of these exchanges, where a search per
-//! choice repeated the same work two to eight times. Only jokers with a
-//! natural after them in their run are covered: a claim on a run becomes
-//! a held one at its last natural, before an exchange after it would be
-//! decided (the caller searches those choices one by one).
+//! robbed must take the natural, and follows the exchanged version. A
+//! joker after the run's last natural is decided after a claim on the run
+//! would be done with it: there the claim either holds the run as it is
+//! (and the joker may then no longer be exchanged, [`O_NOSWAP`]) or
+//! follows the exchanged version on to the joker's place, where the
+//! exchange must happen. One sweep then answers every choice of these
+//! exchanges, where a search per choice repeated the same work two to
+//! eight times (the caller still makes a choice per exchange in a set).
 //!
 //! It covers the lines without wrap-around and wild cards without limits
 //! (the rules of `raeuber`), tables whose every meld holds at least two
@@ -128,8 +130,12 @@ const O_BLOCK: u8 = 0x80;
 /// Set beside any of them once the run's exchangeable joker was exchanged
 /// ([`OrigRun::swap_at`]): from then on the run is its exchanged version.
 const O_SWAPPED: u8 = 0x40;
+/// Set beside them where a run holds the original whole already (its claim
+/// ended at the last natural), so that its joker after that natural may no
+/// longer be exchanged.
+const O_NOSWAP: u8 = 0x20;
 /// The start of a kept piece in an `O_BLOCK` code.
-const O_START: u8 = 0x3f;
+const O_START: u8 = 0x1f;
 /// Claims on an original run's exchanged version carry its index plus
 /// this ([`RobSweep::claim_orig`]; at most this many original runs then).
 const B_OFFSET: usize = 16;
@@ -1017,15 +1023,8 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             }));
         }
         let swaps = runs_b.iter().filter(|b| b.is_some()).count();
-        // A joker after the run's last natural is not covered: a run that
-        // holds the run whole is done with it at the last natural, before
-        // the exchange would be decided. Nor is one the sweep cannot see.
-        if swaps > 0 && runs_o.len() > B_OFFSET
-            || swaps < p.swaps.len()
-            || runs_o
-                .iter()
-                .any(|o| o.swap_at.is_some_and(|i| i > o.last_nat))
-        {
+        // (Nor an exchange the sweep cannot see.)
+        if swaps > 0 && runs_o.len() > B_OFFSET || swaps < p.swaps.len() {
             return None;
         }
         let mut runs_at: Vec<Vec<SmallVec<[usize; 2]>>> =
@@ -1709,6 +1708,18 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         })
     }
 
+    /// The exchanged version of original run `m` (a claim's payload) when
+    /// its exchangeable joker lies after its last natural.
+    fn trailing_swap(&self, m: usize) -> Option<&OrigRun> {
+        if self.swaps == 0 || m >= B_OFFSET {
+            return None;
+        }
+        let o = &self.runs_o[m];
+        self.runs_b[m]
+            .as_ref()
+            .filter(|_| o.swap_at.is_some_and(|i| i > o.last_nat))
+    }
+
     /// The original run a claim's payload names: an original run, or
     /// (from [`B_OFFSET`] on, where the hand may exchange) the exchanged
     /// version of one.
@@ -1824,7 +1835,10 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         let mut swappable = 0u32;
         for (j, &m) in origs.iter().enumerate() {
             let o = &self.runs_o[m];
-            if o.swap_at == Some(q - o.lo) && self.runs_b[m].is_some() {
+            if o.swap_at == Some(q - o.lo)
+                && self.runs_b[m].is_some()
+                && orig_get(st.orig, o.slot) & O_NOSWAP == 0
+            {
                 swappable |= 1 << j;
             }
         }
@@ -1850,9 +1864,9 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                 kept.push(keep);
                 let code = orig_get(orig, self.runs_o[m].slot);
                 // The exchanged version from the exchange on.
-                let flag = (code & O_SWAPPED) | if swapped { O_SWAPPED } else { 0 };
-                let code = code & !O_SWAPPED;
-                let o = match (flag != 0, &self.runs_b[m]) {
+                let flag = (code & (O_SWAPPED | O_NOSWAP)) | if swapped { O_SWAPPED } else { 0 };
+                let code = code & !(O_SWAPPED | O_NOSWAP);
+                let o = match (flag & O_SWAPPED != 0, &self.runs_b[m]) {
                     (true, Some(b)) => b,
                     _ => &self.runs_o[m],
                 };
@@ -1898,7 +1912,11 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                     }
                 }
                 if i == o.first_nat && new == O_ROBBED && o.claimable && !self.cards_only {
-                    claimable.push(if flag != 0 { m + B_OFFSET } else { m });
+                    claimable.push(if flag & O_SWAPPED != 0 {
+                        m + B_OFFSET
+                    } else {
+                        m
+                    });
                 }
                 if q == o.hi() {
                     if new & O_BLOCK != 0 {
@@ -1953,6 +1971,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                 f: base.f,
                 change,
                 claimed: 0,
+                lock: 0,
             };
             self.runs_rec(&ctx, &base, &mine, 0, 0, res, &mut acts, &mut built, out);
         }
@@ -2021,8 +2040,25 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                 return;
             }
             let o = self.claim_orig(payload);
+            // Following an exchanged version to the exchanged natural: only
+            // where the hand exchanges the joker here.
+            if payload as usize >= B_OFFSET
+                && self.swaps > 0
+                && Some(q - o.lo) == self.runs_o[payload as usize - B_OFFSET].swap_at
+                && ctx.swap_robbed >> (payload as usize - B_OFFSET) & 1 == 0
+            {
+                return;
+            }
             if o.natural[q - o.lo] {
                 try_act(2, Act::Rob, None, self);
+                // At the last natural before an exchangeable joker: held
+                // whole as it is (and the joker no longer exchanged), or
+                // followed on to the exchanged natural.
+                if let Some(b) = self.trailing_swap(payload as usize) {
+                    if q == o.lo + o.last_nat && b.claimable {
+                        try_act(4, Act::Rob, Some(payload as usize + B_OFFSET), self);
+                    }
+                }
             } else {
                 try_act(1, Act::Hand, None, self);
                 try_act(2, Act::Rob, None, self);
@@ -2080,6 +2116,9 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             let o = self.claim_orig(c.1);
             o.lo + o.last_nat == q
         } {
+            if self.trailing_swap(c.1 as usize).is_some() {
+                res.lock |= 1 << c.1;
+            }
             c = (CLAIM_HELD, self.claim_orig(c.1).jokers);
         }
         // Tokens count only for a hand joker (a run without a hand
@@ -2203,6 +2242,12 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         }
         next.d = res.d;
         next.f = res.f;
+        let mut lock = res.lock;
+        while lock != 0 {
+            let slot = self.runs_o[lock.trailing_zeros() as usize].slot;
+            next.orig = orig_set(next.orig, slot, orig_get(next.orig, slot) | O_NOSWAP);
+            lock &= lock - 1;
+        }
         if ctx.q == 0 && self.ace_twice {
             // Aces placed low: taken by runs here, or kept in original runs.
             let taken = acts
@@ -2793,6 +2838,9 @@ struct Res {
     change: u64,
     /// Original runs a run started to follow at this step.
     claimed: u32,
+    /// Original runs a run now holds whole before their joker that the
+    /// hand could exchange ([`O_NOSWAP`]).
+    lock: u32,
 }
 
 /// What a suit's step knows.
