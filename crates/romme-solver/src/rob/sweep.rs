@@ -94,7 +94,7 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use romme_core::card::{CardKind, Face, Rank, Suit};
-use romme_core::meld::MeldKind;
+use romme_core::meld::{MeldChecker, MeldKind};
 use romme_core::notation::MeldCard;
 use romme_core::penalty::card_points;
 use romme_core::ruleset::{Limit, SetSuits, WildShare};
@@ -417,6 +417,42 @@ struct OrigRun {
 }
 
 impl OrigRun {
+    /// Original run `cards` of suit `s` from line position `lo` on (its
+    /// slot is set later), or `None` when it holds no natural.
+    fn new(
+        suit: usize,
+        lo: usize,
+        cards: Vec<MeldCard>,
+        checker: &MeldChecker,
+        min_len: u32,
+    ) -> Option<OrigRun> {
+        let natural: Vec<bool> = cards.iter().map(|c| !checker.is_wild(c.card)).collect();
+        let n = cards.len();
+        let mut piece_ok = vec![vec![false; n]; n];
+        for a in 0..n {
+            for b in a..n {
+                if (b - a + 1) as u32 >= min_len && (a > 0 || b + 1 < n) {
+                    piece_ok[a][b] = checker.check(&cards[a..=b]).is_ok();
+                }
+            }
+        }
+        let first_nat = natural.iter().position(|&x| x)?;
+        let last_nat = natural.iter().rposition(|&x| x)?;
+        Some(OrigRun {
+            suit,
+            lo,
+            cards,
+            jokers: natural.iter().filter(|&&x| !x).count() as u32,
+            first_nat,
+            last_nat,
+            claimable: ((n - 1 - last_nat) as u32) < min_len,
+            natural,
+            slot: 0,
+            piece_ok,
+            swap_at: None,
+        })
+    }
+
     fn hi(&self) -> usize {
         self.lo + self.cards.len() - 1
     }
@@ -880,37 +916,16 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                                 .enumerate()
                                 .all(|(i, f)| line[q + i] == f.rank && f.suit == suits[suit])
                     })?;
-                    let natural: Vec<bool> =
-                        meld.iter().map(|c| !checker.is_wild(c.card)).collect();
-                    let n = meld.len();
-                    let mut piece_ok = vec![vec![false; n]; n];
-                    for a in 0..n {
-                        for b in a..n {
-                            if (b - a + 1) as u32 >= min_len && (a > 0 || b + 1 < n) {
-                                piece_ok[a][b] = checker.check(&meld[a..=b]).is_ok();
-                            }
-                        }
-                    }
-                    let first_nat = natural.iter().position(|&x| x)?;
-                    let last_nat = natural.iter().rposition(|&x| x)?;
-                    runs_o.push(OrigRun {
-                        suit,
-                        lo,
-                        cards: meld.clone(),
-                        jokers: natural.iter().filter(|&&x| !x).count() as u32,
-                        first_nat,
-                        last_nat,
-                        claimable: ((n - 1 - last_nat) as u32) < min_len,
-                        natural,
-                        slot: 0,
-                        piece_ok,
-                        swap_at: p
-                            .swaps
-                            .iter()
-                            .find(|&&(sm, _)| sm == m)
-                            .map(|&(_, i)| i)
-                            .filter(|&i| i < n && !checker.is_wild(CardKind::Natural(faces[i]))),
-                    });
+                    let mut run = OrigRun::new(suit, lo, meld.clone(), checker, min_len)?;
+                    run.swap_at = p
+                        .swaps
+                        .iter()
+                        .find(|&&(sm, _)| sm == m)
+                        .map(|&(_, i)| i)
+                        .filter(|&i| {
+                            i < meld.len() && !checker.is_wild(CardKind::Natural(faces[i]))
+                        });
+                    runs_o.push(run);
                 }
                 MeldKind::Set => {
                     let rank = meld
@@ -995,32 +1010,9 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             let face = o.cards[at].effective()?;
             let mut cards = o.cards.clone();
             cards[at] = MeldCard::plain(CardKind::Natural(face));
-            let mut natural = o.natural.clone();
-            natural[at] = true;
-            let n = cards.len();
-            let mut piece_ok = vec![vec![false; n]; n];
-            for a in 0..n {
-                for b in a..n {
-                    if (b - a + 1) as u32 >= min_len && (a > 0 || b + 1 < n) {
-                        piece_ok[a][b] = checker.check(&cards[a..=b]).is_ok();
-                    }
-                }
-            }
-            let first_nat = natural.iter().position(|&x| x)?;
-            let last_nat = natural.iter().rposition(|&x| x)?;
-            runs_b.push(Some(OrigRun {
-                suit: o.suit,
-                lo: o.lo,
-                jokers: o.jokers - 1,
-                first_nat,
-                last_nat,
-                claimable: ((n - 1 - last_nat) as u32) < min_len,
-                cards,
-                natural,
-                slot: o.slot,
-                piece_ok,
-                swap_at: None,
-            }));
+            let mut b = OrigRun::new(o.suit, o.lo, cards, checker, min_len)?;
+            b.slot = o.slot;
+            runs_b.push(Some(b));
         }
         let swaps = runs_b.iter().filter(|b| b.is_some()).count();
         // (Nor an exchange the sweep cannot see.)
