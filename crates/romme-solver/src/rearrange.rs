@@ -471,9 +471,8 @@ pub(crate) fn rearrange_tuned(
                                     // this choice; a turn that reaches it
                                     // ends the search).
                                     let best_cost = incumbent_of(&best);
-                                    if exchanged && !late() {
-                                        let (floor_c, hint) =
-                                            floors[c].clone().unwrap_or((0, None));
+                                    let (floor_c, hint) = floors[c].clone().unwrap_or((0, None));
+                                    if exchanged && floor_c <= best_cost && !late() {
                                         let tie = RobProblem {
                                             incumbent: best_cost.saturating_add(1),
                                             floor: floor_c.max(best_cost),
