@@ -1797,12 +1797,13 @@ mod tests {
 
     /// Exchanges of run jokers decided inside the sweep
     /// ([`Tuning::joint_exchanges`]) prove the same optimum as a search
-    /// per choice of exchanges: on random positions given the natural of a
-    /// run joker that has a natural after it (so that the sweep covers the
-    /// exchange), every pair of proven answers costs the same. It fails
-    /// when a claim to hold an exchanged run whole is lost on the way
-    /// (checked: a claim turned into a held one at the run's last natural,
-    /// before the exchange, gave one changed meld too many).
+    /// per choice of exchanges: on random positions whose hand is given
+    /// the naturals of the table's run jokers, every pair of proven answers
+    /// costs the same. It fails when a claim following a run does not
+    /// switch to the exchanged run where its joker is exchanged and robbed
+    /// (checked). (The worked position
+    /// `a_run_exchanged_at_its_end_is_held_whole_inside_a_longer_run` in
+    /// `tests/rob.rs` covers a joker after the run's last natural.)
     #[test]
     fn exchanges_inside_the_sweep_prove_the_per_choice_optimum() {
         let Some(Ok(rules)) = presets::load("raeuber") else {
@@ -1814,8 +1815,7 @@ mod tests {
             let size = [20, 24, 28][(seed % 3) as usize];
             let (table, mut hand) = positions::position(seed * 6151 + 5, size, true);
             hand.truncate(10 + (seed % 4) as usize);
-            // The faces of the table's run jokers (the sweep covers those
-            // with a natural after them); at least one of those.
+            // The naturals of the table's run jokers (no third copy).
             let mut covered = false;
             for meld in &table {
                 let run = meld.iter().filter_map(|c| c.effective()).any(|f| {
@@ -1823,13 +1823,13 @@ mod tests {
                         .filter_map(|c| c.effective())
                         .any(|g| g.rank != f.rank)
                 });
-                for (at, c) in meld.iter().enumerate() {
+                for c in meld {
                     if let (true, true, Some(face)) = (run, c.card.is_joker(), c.effective()) {
                         let natural = CardKind::Natural(face);
                         let copies = table.iter().flatten().filter(|c| c.card == natural).count()
                             + hand.iter().filter(|&&h| h == natural).count();
                         if copies < 2 {
-                            covered |= meld[at + 1..].iter().any(|c| !c.card.is_joker());
+                            covered = true;
                             hand.push(natural);
                         }
                     }
