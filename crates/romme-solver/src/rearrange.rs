@@ -385,6 +385,26 @@ pub(crate) fn rearrange_tuned(
                 if tuning.exchange_floor && floor_without.is_some_and(|f| f >= incumbent) {
                     break;
                 }
+                // This choice's robbing problem; the searches below set
+                // their floor, hint, tuning and exchanges.
+                let now = melds_of(on_table, table.len());
+                let base = RobProblem {
+                    checker: &checker,
+                    solver,
+                    rules,
+                    round,
+                    table: &now,
+                    kinds: &kinds,
+                    hand: hand_now,
+                    unit: UNIT,
+                    node_limit: limits.nodes,
+                    deadline,
+                    incumbent,
+                    floor: 0,
+                    hint: None,
+                    tuning,
+                    swaps: &[],
+                };
                 if !hint_only && run_bits != 0 {
                     if covered[c] {
                         continue;
@@ -421,23 +441,10 @@ pub(crate) fn rearrange_tuned(
                             }
                             continue;
                         }
-                        let now = melds_of(on_table, table.len());
                         let problem = RobProblem {
-                            checker: &checker,
-                            solver,
-                            rules,
-                            round,
-                            table: &now,
-                            kinds: &kinds,
-                            hand: hand_now,
-                            unit: UNIT,
-                            node_limit: limits.nodes,
-                            deadline,
-                            incumbent,
                             floor,
-                            hint: None,
-                            tuning,
                             swaps: &swaps,
+                            ..base
                         };
                         match crate::rob::rob_exchanging(&problem) {
                             Some(Ok((found, proven))) => {
@@ -525,19 +532,7 @@ pub(crate) fn rearrange_tuned(
                     if floor >= incumbent {
                         break 'choice None;
                     }
-                    let now = melds_of(on_table, table.len());
                     let problem = RobProblem {
-                        checker: &checker,
-                        solver,
-                        rules,
-                        round,
-                        table: &now,
-                        kinds: &kinds,
-                        hand: hand_now,
-                        unit: UNIT,
-                        node_limit: limits.nodes,
-                        deadline,
-                        incumbent,
                         floor,
                         hint,
                         // The hints were played already (the best of them
@@ -546,7 +541,7 @@ pub(crate) fn rearrange_tuned(
                             realize_hint: tuning.realize_hint && phases.len() == 1,
                             ..tuning
                         },
-                        swaps: &[],
+                        ..base
                     };
                     if hint_only {
                         rob_hint(&problem)?

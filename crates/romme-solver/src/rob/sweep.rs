@@ -204,6 +204,10 @@ impl Run {
     fn from0(self) -> bool {
         self.0 >> 6 & 1 == 1
     }
+    /// The same run with no claim on an original.
+    fn without_claim(self) -> Run {
+        Run(self.0 & !(0x3 << 13 | 0x1f << 8))
+    }
     /// Its fields (bits 6..27) as the low 21 bits, for packed keys.
     fn packed(self) -> u32 {
         debug_assert!(self.0 & 0x3f == 0 && self.0 >> 27 == 0, "run {self:?}");
@@ -1015,7 +1019,9 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             runs_b.push(Some(b));
         }
         let swaps = runs_b.iter().filter(|b| b.is_some()).count();
-        // (Nor an exchange the sweep cannot see.)
+        // Not where claims on the exchanged versions would not fit their
+        // payload, nor where an exchange asked for is not one the sweep
+        // can make (the caller then searches each choice on its own).
         if swaps > 0 && runs_o.len() > B_OFFSET || swaps < p.swaps.len() {
             return None;
         }
@@ -1467,8 +1473,8 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         let mut proj = *st;
         let mut any = false;
         for run in proj.runs.runs[..usize::from(proj.runs.len)].iter_mut() {
-            if run.0 & 0x7f00 != 0 {
-                run.0 &= !0x7f00;
+            if run.claim().0 != CLAIM_NONE {
+                *run = run.without_claim();
                 any = true;
             }
         }
@@ -1834,13 +1840,23 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                 swappable |= 1 << j;
             }
         }
+        // Which of them exchange: every subset, none first.
+        let mut subsets: SmallVec<[u32; 4]> = SmallVec::new();
+        let mut sub = swappable;
+        loop {
+            subsets.push(sub);
+            if sub == 0 {
+                break;
+            }
+            sub = (sub - 1) & swappable;
+        }
+        subsets.reverse();
         // Keeping first: the listing's order is the search's; exchanging
         // after not exchanging.
-        for (mask, swap) in (0..1u32 << n).rev().flat_map(|mask| {
-            (0..=swappable)
-                .filter(move |x| x & !swappable == 0)
-                .map(move |x| (mask, x))
-        }) {
+        for (mask, swap) in (0..1u32 << n)
+            .rev()
+            .flat_map(|mask| subsets.iter().map(move |&x| (mask, x)))
+        {
             let mut orig = st.orig;
             let mut robbed_nat = 0u8;
             let mut robbed_jok = 0i8;
