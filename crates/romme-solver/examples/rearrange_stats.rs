@@ -2,7 +2,7 @@
 //! valid melds (some with jokers) and a 14-card hand, under `offen` (free
 //! rearrangement) or, with `RULES=raeuber`, Räuber robbing.
 //!
-//! `[RULES=raeuber] [VERBOSE=1] [SEED=N] [MILLIS=N] cargo run --release -p romme-solver --example rearrange_stats -- [POSITIONS [TABLE_CARDS]]`
+//! `[RULES=raeuber] [VERBOSE=1] [SEED=N] [MILLIS=N] [NODES=N] cargo run --release -p romme-solver --example rearrange_stats -- [POSITIONS [TABLE_CARDS]]`
 //!
 //! `VERBOSE=1` prints a line per position: its time, a fingerprint of the
 //! answer and what the tie-break order ranks (cards placed / their points /
@@ -11,7 +11,8 @@
 //! file lists (whitespace between them), e.g. a row's slowest, to profile
 //! or time them alone. `MILLIS=N` gives each position a deadline of N ms
 //! besides the node limit (as `romme solve` does, 2,000 ms by default), to
-//! see what a search stopped by the clock answers.
+//! see what a search stopped by the clock answers; `NODES=N` another node
+//! limit (the game engine lists a robbing turn with 5,000).
 
 use std::time::Instant;
 
@@ -41,7 +42,7 @@ fn main() {
     let name = std::env::var("RULES").unwrap_or_else(|_| "offen".into());
     let limits = Limits {
         time: number("MILLIS", std::env::var("MILLIS").ok()).map(std::time::Duration::from_millis),
-        ..Limits::default()
+        nodes: number("NODES", std::env::var("NODES").ok()).unwrap_or(Limits::default().nodes),
     };
     let Some(Ok(rules)) = presets::load(&name) else {
         eprintln!("unknown preset {name}");

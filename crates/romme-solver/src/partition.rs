@@ -640,13 +640,23 @@ fn keeps_an_original(t: &Tables, originals: &[Vec<usize>], shape: &Shape) -> boo
     let faces = shape_faces(t, shape);
     originals.iter().any(|orig| {
         let mut pool = faces.clone();
-        orig.iter().all(|f| match pool.iter().position(|g| g == f) {
-            Some(k) => {
-                pool.swap_remove(k);
-                true
+        let naturals = orig.iter().filter(|&&f| !set_wild(f)).all(|f| {
+            match pool.iter().position(|g| g == f) {
+                Some(k) => {
+                    pool.swap_remove(k);
+                    true
+                }
+                None => false,
             }
-            None => false,
-        })
+        });
+        // An original set's wild cards: a set no shorter, with a token for
+        // each that must stay one.
+        let tokens = |faces: &[usize]| faces.iter().filter(|&&f| f == SET_TOKEN).count();
+        naturals
+            && (!orig.iter().any(|&f| set_wild(f))
+                || matches!(shape, Shape::Set { .. })
+                    && faces.len() >= orig.len()
+                    && tokens(&faces) >= tokens(orig))
     })
 }
 
@@ -672,9 +682,9 @@ fn shape_faces(t: &Tables, shape: &Shape) -> Vec<usize> {
                     v.push(s * 13 + usize::from(rank));
                 }
             }
-            // Tokens in a set: missing suits (their faces do not matter for
-            // keeping an original meld, which has no tokens of this kind).
-            v.extend(std::iter::repeat_n(usize::MAX, usize::from(tokens)));
+            // Tokens in a set: missing suits (their faces do not matter:
+            // each may stand for an original set's wild card).
+            v.extend(std::iter::repeat_n(SET_TOKEN, usize::from(tokens)));
             v
         }
         Shape::Run {
@@ -766,6 +776,24 @@ enum Branch {
     HandOnly,
 }
 
+/// In an original's faces ([`Arrange::originals`]) and a shape's
+/// ([`shape_faces`]): a wild card of a set, whose face does not matter (it
+/// stands for a suit the set lacks). A new set holds an original set that
+/// lists it only with a wild token for it (the wild card left in place).
+pub(crate) const SET_TOKEN: usize = usize::MAX;
+
+/// In an original's faces: a wild card of a set that a hand natural may
+/// take the place of (a joker exchange): a new set holds an original set
+/// that lists it only when it is no shorter (a token, or the natural,
+/// for it).
+pub(crate) const SET_WILD: usize = usize::MAX - 1;
+
+/// Whether an original's face stands for a set's wild card
+/// ([`SET_TOKEN`], [`SET_WILD`]).
+pub(crate) fn set_wild(face: usize) -> bool {
+    face >= SET_WILD
+}
+
 /// Cost scale in rearrangement: every unmatched card's cost is multiplied
 /// by this and each changed meld adds 1, so changes only break ties.
 pub(crate) const CHANGE_SCALE: u64 = 64;
@@ -779,7 +807,9 @@ pub(crate) struct Arrange {
     /// Added to the penalty of every unmatched card, so that fewer cards
     /// left always beats less value left.
     pub unit: u32,
-    /// The original table melds as face lists, for counting changes.
+    /// The original table melds as face lists, for counting changes. An
+    /// original set may list [`SET_TOKEN`] or [`SET_WILD`] for each of its
+    /// wild cards (see there).
     pub originals: Vec<Vec<usize>>,
     /// Stop after this many search nodes.
     pub node_limit: u64,

@@ -22,7 +22,7 @@
 
 use smallvec::SmallVec;
 
-use super::{FACES, Tables};
+use super::{FACES, Tables, set_wild};
 
 /// An original run: its suit, its first and last line positions, and the
 /// positions its natural cards hold (a bit each).
@@ -49,12 +49,19 @@ pub(super) fn forced_changes(
     let mut runs: SmallVec<[OrigRun; 16]> = SmallVec::new();
     let mut sets: SmallVec<[OrigSet; 16]> = SmallVec::new();
     for faces in originals {
-        let Some(&first) = faces.first() else {
+        let Some(&first) = faces.iter().find(|&&f| !set_wild(f)) else {
             continue;
         };
-        if faces.iter().all(|&f| f % 13 == first % 13) {
-            let suits = faces.iter().fold(0u8, |m, &f| m | 1 << (f / 13));
-            sets.push((first % 13, suits, faces.len()));
+        if faces.iter().all(|&f| set_wild(f) || f % 13 == first % 13) {
+            // (Its naturals: a card of its wild card's face may join it in
+            // an arrangement after an exchange, which the bound must allow
+            // for, see `crate::rearrange`'s floor.)
+            let suits = faces
+                .iter()
+                .filter(|&&f| !set_wild(f))
+                .fold(0u8, |m, &f| m | 1 << (f / 13));
+            let naturals = faces.iter().filter(|&&f| !set_wild(f)).count();
+            sets.push((first % 13, suits, naturals));
             // A lone face (its meld's wild cards are gone) is held whole by
             // a run through it too.
             if let [f] = faces[..] {
@@ -66,7 +73,11 @@ pub(super) fn forced_changes(
             }
             continue;
         }
-        // A run (its positions as the sweep reads them).
+        // A run (its positions as the sweep reads them; only a set lists
+        // wild cards).
+        if faces.iter().any(|&f| set_wild(f)) {
+            return 0;
+        }
         match t.run_positions(faces) {
             Some(run) => runs.push(run),
             None => return 0,

@@ -58,7 +58,7 @@ use smallvec::SmallVec;
 
 use romme_core::ruleset::WildShare;
 
-use super::{Best, FACES, Shape, Tables};
+use super::{Best, FACES, SET_TOKEN, Shape, Tables, set_wild};
 use crate::deadline::Clock;
 
 /// The most copies of a face for which [`Tables`] keeps the set vectors
@@ -361,7 +361,7 @@ struct Slots {
 fn demand(
     t: &Tables,
     counts: &[u8; FACES],
-    orig_sets: &[(usize, [u8; 5])],
+    orig_sets: &[OrigSet],
     len: usize,
     ace_twice: bool,
 ) -> [[u8; 16]; 5] {
@@ -373,7 +373,8 @@ fn demand(
             }
             let rank = f % 13;
             let mut in_sets = 0u8;
-            for (_, per_suit) in orig_sets.iter().filter(|(r, _)| *r == rank) {
+            // (The room its wild cards take is not counted: a bound.)
+            for (_, per_suit, _, _) in orig_sets.iter().filter(|o| o.0 == rank) {
                 let n: usize = per_suit.iter().map(|&c| usize::from(c)).sum();
                 let room = if t.distinct_sets {
                     u8::from(per_suit[s] == 0 && n < t.max_set)
@@ -398,6 +399,11 @@ fn demand(
     }
     demand
 }
+
+/// An original set: its rank, its naturals per suit and its wild cards
+/// that must stay tokens ([`SET_TOKEN`] in its faces) and that a natural
+/// may replace ([`super::SET_WILD`]).
+type OrigSet = (usize, [u8; 5], u8, u8);
 
 /// Sets formed at one rank: per set, the copies per suit and the wild
 /// tokens (on the stack: a rank has few sets).
@@ -561,8 +567,8 @@ pub(super) struct Sweep<'t> {
     /// The cost of the optimum [`Sweep::solve`] found (cards left × unit
     /// plus points, times the scale, plus the changes it counted).
     pub(super) optimum: u64,
-    /// Original sets (rank, naturals per suit).
-    orig_sets: Vec<(usize, [u8; 5])>,
+    /// Original sets.
+    orig_sets: Vec<OrigSet>,
     /// Per suit: the positions before each position without any card.
     no_card: [[u8; 16]; 5],
     /// Per suit and position: the runs its cards need (see
@@ -692,15 +698,22 @@ impl<'t> Sweep<'t> {
         let mut orig_holes = Vec::new();
         let mut orig_sets = Vec::new();
         for faces in originals {
-            let Some(&first) = faces.first() else {
+            let Some(&first) = faces.iter().find(|&&f| !set_wild(f)) else {
                 continue;
             };
-            if faces.iter().all(|&f| f % 13 == first % 13) {
+            let wild = faces.iter().filter(|&&f| set_wild(f)).count();
+            if faces.iter().all(|&f| set_wild(f) || f % 13 == first % 13) {
                 let mut per_suit = [0u8; 5];
-                for &f in faces {
+                for &f in faces.iter().filter(|&&f| !set_wild(f)) {
                     per_suit[f / 13] += 1;
                 }
-                orig_sets.push((first % 13, per_suit));
+                let tokens = faces.iter().filter(|&&f| f == SET_TOKEN).count();
+                orig_sets.push((
+                    first % 13,
+                    per_suit,
+                    u8::try_from(tokens).ok()?,
+                    u8::try_from(wild - tokens).ok()?,
+                ));
                 // A lone face (the rest of its meld were wild cards no
                 // longer on the table) is kept by a run holding it too.
                 if let [f] = faces[..] {
@@ -713,6 +726,10 @@ impl<'t> Sweep<'t> {
                     }
                 }
                 continue;
+            }
+            // (Only a set lists wild cards.)
+            if wild > 0 {
+                return None;
             }
             let (s, lo, hi, held) = t.run_positions(faces)?;
             if hi - lo >= t.max_run {
@@ -907,18 +924,19 @@ impl<'t> Sweep<'t> {
             sig = sig << 2 | u64::from(c);
         }
         let mut sets: SmallVec<[u16; 4]> = SmallVec::new();
-        for (_, o) in self.orig_sets.iter().filter(|(r, _)| *r == rank) {
-            if o.iter().any(|&c| c > 3) {
+        for &(_, o, tokens, wild) in self.orig_sets.iter().filter(|o| o.0 == rank) {
+            if o.iter().any(|&c| c > 3) || tokens > 3 || wild > 3 {
                 return None;
             }
-            sets.push(o.iter().fold(0u16, |k, &c| k << 2 | u16::from(c)));
+            let head = u16::from(tokens) << 2 | u16::from(wild);
+            sets.push(o.iter().fold(head, |k, &c| k << 2 | u16::from(c)));
         }
         if sets.len() > 3 {
             return None;
         }
         sets.sort_unstable();
         for &v in &sets {
-            sig = sig << 10 | u64::from(v);
+            sig = sig << 14 | u64::from(v);
         }
         let most = self.set_vectors_most;
         Some(sig << 2 | sets.len() as u64 | u64::from(most) << 56)
@@ -2476,10 +2494,21 @@ impl<'t> Sweep<'t> {
             if n + usize::from(w) > t.max_set || !t.share_ok(n, usize::from(w)) {
                 continue;
             }
+            // The original sets this set's naturals hold: whole where it
+            // has a token for each of their wild cards that must stay one
+            // and is no shorter (see `SET_WILD`); the tokens it needs for
+            // that.
+            let holds =
+                |&&(r, o, _, _): &&OrigSet| r == rank && t.suits.iter().all(|&s| v[s] >= o[s]);
+            let tokens_to_hold = |&(_, o, tokens, wild): &OrigSet| {
+                let size = o.iter().sum::<u8>() + tokens + wild;
+                tokens.max(size.saturating_sub(n as u8))
+            };
             let kept = self
                 .orig_sets
                 .iter()
-                .any(|(r, o)| *r == rank && t.suits.iter().all(|&s| v[s] >= o[s]));
+                .filter(holds)
+                .any(|o| tokens_to_hold(o) <= w);
             let mut rest = pool;
             for &s in &t.suits {
                 rest[s] -= v[s];
@@ -2496,6 +2525,24 @@ impl<'t> Sweep<'t> {
                 out,
             );
             sets.pop();
+            // The same naturals with the tokens beyond the minimum length
+            // that hold such an original whole (a set with its wild cards
+            // left in place).
+            if changed {
+                let more = self
+                    .orig_sets
+                    .iter()
+                    .filter(holds)
+                    .map(tokens_to_hold)
+                    .filter(|&j| j > w && j <= free_tokens)
+                    .filter(|&j| n + usize::from(j) <= t.max_set && t.share_ok(n, usize::from(j)))
+                    .min();
+                if let Some(j) = more {
+                    sets.push((v, j));
+                    self.sets_rec(p, rank, rest, budget, (sets, i + 1), changes, out);
+                    sets.pop();
+                }
+            }
         }
     }
 }
@@ -2761,8 +2808,10 @@ pub(super) mod tests {
 
     /// A random table whose melds lost the wild cards standing in them
     /// (the robbing search hands the table's jokers to the player for its
-    /// floor and bounds): original runs with holes and lone faces, one
-    /// wild token per joker taken, and a few hand cards.
+    /// floor and bounds): original runs with holes and lone faces, sets
+    /// that list their wild cards ([`SET_TOKEN`] or, at random,
+    /// [`super::super::SET_WILD`]) where two naturals are left, one wild
+    /// token per joker taken, and a few hand cards.
     fn problem_without_table_jokers(
         t: &Tables,
         seed: u64,
@@ -2794,10 +2843,21 @@ pub(super) mod tests {
                 .zip(&kept)
                 .filter_map(|(f, &k)| k.then_some(f))
                 .collect();
-            if faces.iter().all(|&f| counts[f] < 2) {
+            let naturals = faces.len();
+            if !run && naturals > 1 {
+                for _ in 0..taken {
+                    let wild = rng.random_bool(0.5);
+                    faces.push(if wild {
+                        super::super::SET_WILD
+                    } else {
+                        super::SET_TOKEN
+                    });
+                }
+            }
+            if faces[..naturals].iter().all(|&f| counts[f] < 2) {
                 holes |= holed;
                 tokens += taken;
-                for &f in &faces {
+                for &f in &faces[..naturals] {
                     counts[f] += 1;
                 }
                 originals.push(faces);
@@ -2816,7 +2876,8 @@ pub(super) mod tests {
         /// never exceeds the branch and bound's, which compares the melds
         /// with the originals by their faces (a rule with a wild-card limit
         /// no meld reaches makes `offen` take that path); with lone faces
-        /// but no holes it is exact and the two are equal.
+        /// and sets that list their wild cards but no holes it is exact and
+        /// the two are equal.
         #[test]
         fn originals_without_their_wild_cards_bound_the_faces_optimum(seed in any::<u64>()) {
             use romme_core::card::CardKind;
