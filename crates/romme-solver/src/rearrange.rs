@@ -643,7 +643,10 @@ fn free_floor(
                 .collect();
             // A set held whole keeps its wild cards in place: a token for
             // each, or the natural of one a later choice may exchange (a
-            // set of one natural is left as it was).
+            // set of one natural is left as it was). (Not a run: held
+            // whole, it may hold its joker anywhere, declared anew, as
+            // `rob`'s search reads it; a token at the joker's place, or
+            // none of the naturals there, would be too strict a demand.)
             if kept.len() > 1 && kept.iter().all(|f| f % 13 == kept[0] % 13) {
                 kept.extend(wild.iter().map(|(i, _)| {
                     if exchangeable.contains(i) {
