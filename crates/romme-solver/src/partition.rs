@@ -1817,6 +1817,20 @@ impl<'r> PartitionSolver<'r> {
         u64::from(paid) * CHANGE_SCALE + forced
     }
 
+    /// The changed melds that the hand cards from each line position on
+    /// force in any arrangement that places them all: per position, the
+    /// fewest suits and ranks that cover the hand faces there or later that
+    /// can join no original (see `forced_changes`); 0 where unknown.
+    pub(crate) fn forced_changes_from(
+        &self,
+        counts: &[u8; FACES],
+        optional: &[u8; FACES],
+        tokens: usize,
+        originals: &[Vec<usize>],
+    ) -> [u64; 16] {
+        forced_changes::forced_changes_from(&self.tables, counts, optional, tokens, originals)
+    }
+
     /// The free rearrangement's relaxation (no change costs, every run
     /// that could be open is open), as a source of lower bounds for a
     /// search over the same line: see [`Relaxation::bound`]. `None` where

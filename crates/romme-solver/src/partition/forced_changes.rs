@@ -43,8 +43,63 @@ pub(super) fn forced_changes(
     tokens: usize,
     originals: &[Vec<usize>],
 ) -> u64 {
+    stuck_faces(t, counts, optional, tokens, originals).map_or(0, |stuck| cover(&stuck))
+}
+
+/// [`forced_changes`] of the hand cards from each line position on: entry
+/// `p` counts only the hand faces that can join no original and whose
+/// every line position is `p` or later (an ace at both ends only from the
+/// line's start). All 0 where [`forced_changes`] would be.
+pub(super) fn forced_changes_from(
+    t: &Tables,
+    counts: &[u8; FACES],
+    optional: &[u8; FACES],
+    tokens: usize,
+    originals: &[Vec<usize>],
+) -> [u64; 16] {
+    let mut from = [0u64; 16];
+    let Some(stuck) = stuck_faces(t, counts, optional, tokens, originals) else {
+        return from;
+    };
+    // Each stuck face's first line position.
+    let first: SmallVec<[usize; 16]> = stuck
+        .iter()
+        .map(|&(s, r)| {
+            let (at, n) = t.positions[s * 13 + r];
+            at[..usize::from(n)]
+                .iter()
+                .map(|&q| usize::from(q))
+                .min()
+                .unwrap_or(0)
+        })
+        .collect();
+    for (p, entry) in from.iter_mut().enumerate() {
+        let ahead: SmallVec<[(usize, usize); 16]> = stuck
+            .iter()
+            .zip(&first)
+            .filter(|&(_, &q)| q >= p)
+            .map(|(&e, _)| e)
+            .collect();
+        if ahead.is_empty() {
+            break;
+        }
+        *entry = cover(&ahead);
+    }
+    from
+}
+
+/// The hand faces that can join no original, as (suit, rank) edges; `None`
+/// where the bound does not apply (lines that wrap around, an original not
+/// on a line).
+fn stuck_faces(
+    t: &Tables,
+    counts: &[u8; FACES],
+    optional: &[u8; FACES],
+    tokens: usize,
+    originals: &[Vec<usize>],
+) -> Option<SmallVec<[(usize, usize); 16]>> {
     if t.cyclic {
-        return 0;
+        return None;
     }
     let mut runs: SmallVec<[OrigRun; 16]> = SmallVec::new();
     let mut sets: SmallVec<[OrigSet; 16]> = SmallVec::new();
@@ -76,12 +131,9 @@ pub(super) fn forced_changes(
         // A run (its positions as the sweep reads them; only a set lists
         // wild cards).
         if faces.iter().any(|&f| set_wild(f)) {
-            return 0;
+            return None;
         }
-        match t.run_positions(faces) {
-            Some(run) => runs.push(run),
-            None => return 0,
-        }
+        runs.push(t.run_positions(faces)?);
     }
     // The hand faces that can join no original: (suit, rank) edges.
     let mut stuck: SmallVec<[(usize, usize); 16]> = SmallVec::new();
@@ -110,7 +162,7 @@ pub(super) fn forced_changes(
             stuck.push((s, r));
         }
     }
-    cover(&stuck)
+    Some(stuck)
 }
 
 /// Whether a card at position `q` of suit `s`'s line can be in one run
@@ -183,7 +235,7 @@ mod tests {
 
     use super::super::sweep::tests::{problem, sweep_of};
     use super::super::{Arrange, FACES, PartitionSolver, Tables};
-    use super::{cover, forced_changes};
+    use super::{cover, forced_changes, forced_changes_from};
 
     #[test]
     fn the_cover_is_the_largest_matching() {
@@ -230,6 +282,34 @@ mod tests {
         // two for cards of two suits and two ranks.
         assert_eq!(forced(&[t.line[s1][10], t.line[s1][11]], 0), 1);
         assert_eq!(forced(&[t.line[s1][10], t.line[s0][11]], 0), 2);
+    }
+
+    /// From a line position on, only the stuck hand cards there or later
+    /// count: two of one suit far from the original run need one changed
+    /// meld up to the first of them, then one for the second, then none.
+    #[test]
+    fn forced_changes_from_a_position_count_the_cards_from_there_on() {
+        let rules = presets::load("raeuber").expect("preset").expect("loads");
+        let t = Tables::new(&rules, None);
+        let (s0, s1) = (t.suits[0], t.suits[1]);
+        let run: Vec<usize> = t.line[s0][4..7].to_vec();
+        let hand = [t.line[s1][9], t.line[s1][11], t.line[s0][7]];
+        let mut counts = [0u8; FACES];
+        let mut optional = [0u8; FACES];
+        for &f in run.iter().chain(&hand) {
+            counts[f] += 1;
+        }
+        for &f in &hand {
+            optional[f] += 1;
+        }
+        let from = forced_changes_from(&t, &counts, &optional, 0, std::slice::from_ref(&run));
+        let all = forced_changes(&t, &counts, &optional, 0, std::slice::from_ref(&run));
+        assert_eq!(all, 1);
+        assert_eq!(from[0], all);
+        assert_eq!(from[9], 1);
+        assert_eq!(from[10], 1);
+        assert_eq!(from[11], 1);
+        assert_eq!(from[12], 0);
     }
 
     proptest! {

@@ -43,7 +43,9 @@
 //! a state's entry is its exact cost to the end, or (marked) a lower bound
 //! of at least the budget it was asked with. It is cut where a lower bound
 //! reaches the budget: the changed melds certain to come (pieces being kept;
-//! open runs that hold no original and can no longer start to) plus the
+//! open runs that hold no original and can no longer start to; or, where
+//! more, those that the hand cards ahead which no original can take force,
+//! less one for each such card left in the hand at a card's cost) plus the
 //! value of free rearrangement's relaxation for the cards still to come (no
 //! changes, every run that could be open is open;
 //! [`crate::partition::Relaxation`]) with the wild tokens still free and
@@ -748,6 +750,15 @@ struct RobSweep<'p, 'a> {
     relaxation: Option<Relaxation<'a>>,
     /// Wild tokens the relaxation knows (hand and table jokers).
     tokens: i16,
+    /// Per line position: the changed melds that the hand cards there and
+    /// later force where they are all placed (those no original can take,
+    /// with every wild token there may be: tokens placed before the
+    /// position may bridge a gap too;
+    /// [`crate::partition::PartitionSolver::forced_changes_from`]), for
+    /// [`RobSweep::lower_bound`].
+    forced_from: [u64; 16],
+    /// The least cost of a card left in the hand.
+    card_cost: u64,
     /// Per step: the line position from which on its state's cards are all
     /// still to come (the bound asks the relaxation from there), and
     /// whether the step lies inside the position before it (the bound then
@@ -1110,6 +1121,39 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                         .zip(&line)
                         .all(|(&f, &rank)| Face::from_index(f).is_some_and(|f| f.rank == rank))
             });
+        // The hand faces that no original can take (with every wild token
+        // there may be, as the naturals of the exchanges the sweep decides
+        // join their run), per line position on: the changed melds they
+        // force. Robbing keeps an original no more easily than free
+        // rearrangement with the table's jokers handed out, whose rule
+        // this is (its originals: the melds' naturals).
+        let mut stuck_optional = hand_count;
+        for &(m, i) in p.swaps {
+            if let Some(f) = p
+                .table
+                .get(m)
+                .and_then(|meld| meld.get(i))
+                .and_then(|c| c.stands_for)
+            {
+                stuck_optional[f.index()] = 0;
+            }
+        }
+        let originals: Vec<Vec<usize>> = p
+            .table
+            .iter()
+            .map(|meld| {
+                meld.iter()
+                    .filter(|c| !checker.is_wild(c.card))
+                    .filter_map(|c| c.card.face().map(|f| f.index()))
+                    .collect()
+            })
+            .collect();
+        let forced_from = p.solver.forced_changes_from(
+            &copies,
+            &stuck_optional,
+            tokens.max(0) as usize + p.swaps.len(),
+            &originals,
+        );
         // Where a step's state lies at a position's start (the runs open
         // have taken their cards before it, none of its cards is used),
         // the relaxation bounds the cost from that position on; after a
@@ -1206,6 +1250,8 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             stopped: false,
             relaxation,
             tokens,
+            forced_from,
+            card_cost: u64::from(p.unit) * CHANGE_SCALE,
             bound_from,
             mid_least: vec![(0, 0); mid_slot(tokens, len, tokens.clamp(0, 255) as u8) + 1],
             found: incumbent,
@@ -1522,6 +1568,36 @@ impl<'p, 'a> RobSweep<'p, 'a> {
     /// A lower bound on the cost from step `k` on: the relaxation's for the
     /// cards still to come.
     fn lower_bound(&mut self, k: usize, st: &State, need: u64) -> u64 {
+        let (changes, rest) = self.bound_parts(k, st, need);
+        let base = changes + rest;
+        if self.cards_only || base >= need {
+            return base;
+        }
+        // The hand cards still to come that no original can take end in
+        // changed melds still to come, at least `forced` of them (the
+        // changes certain so far may be some), unless they stay in the
+        // hand: `l` of them left cost at least `l` cards (the relaxation's
+        // `rest` may hold them) and leave at least `forced - l` changes.
+        let forced = self
+            .forced_from
+            .get(self.bound_from[k].0)
+            .copied()
+            .unwrap_or(0);
+        if forced <= changes {
+            return base;
+        }
+        let mut least = u64::MAX;
+        for l in 0..=forced - changes {
+            let cards = rest.max(l.saturating_mul(self.card_cost));
+            least = least.min(cards.saturating_add(changes.max(forced - l)));
+        }
+        least
+    }
+
+    /// [`RobSweep::lower_bound`] without the changed melds that hand cards
+    /// force: the changed melds certain to come and the relaxation's bound
+    /// for the cards still to come (0 where it has none).
+    fn bound_parts(&mut self, k: usize, st: &State, need: u64) -> (u64, u64) {
         // Changed melds certain to come: pieces being kept (a piece is a
         // changed meld) and open runs that hold no original and can no
         // longer start to.
@@ -1529,7 +1605,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             Step::SetsIn(r) => self.first_pos[r],
             Step::Suit(q, _) => q,
             Step::SetsOut(r) => self.last_pos[r],
-            Step::End => return 0,
+            Step::End => return (0, 0),
         };
         // (A slot's top bit is `O_BLOCK`.)
         let mut changes = 0;
@@ -1543,14 +1619,14 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             }
         }
         if changes >= need {
-            return changes;
+            return (changes, 0);
         }
         let (p, mid) = self.bound_from[k];
         let Some(relax) = self.relaxation.as_mut() else {
-            return changes;
+            return (changes, 0);
         };
         if p >= self.line.len() {
-            return changes;
+            return (changes, 0);
         }
         let left = (i16::from(self.hand_jokers)
             + i16::from(st.x)
@@ -1571,7 +1647,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         let b = packed.to_le_bytes();
         let aces_low = [b[0], b[1], b[2], b[3], b[4]];
         if !mid {
-            return changes + relax.bound(p, left, aces_low, need - changes);
+            return (changes, relax.bound(p, left, aces_low, need - changes));
         }
         // Inside the position before `p`: the tokens its later suits (and
         // its sets) take leave fewer for the cards ahead, but each may hold
@@ -1584,7 +1660,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         let need = need - changes;
         if let Some(&(least, asked)) = slot.and_then(|i| self.mid_least.get(i)) {
             if least < asked || least >= need {
-                return changes + least;
+                return (changes, least);
             }
         }
         let mut least = u64::MAX;
@@ -1597,7 +1673,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         if let Some(entry) = slot.and_then(|i| self.mid_least.get_mut(i)) {
             *entry = (least, need);
         }
-        changes + least
+        (changes, least)
     }
 
     /// Whether a state may still settle its tokens: the hand jokers placed
