@@ -168,23 +168,7 @@ pub(crate) fn rearrange_tuned(
     };
     let checker = MeldChecker::new(rules, round)?;
     checker.check_cards(hand)?;
-    // The table's cards with the faces they occupy.
-    let mut cards: Vec<TableCard> = Vec::new();
-    let mut kinds: Vec<MeldKind> = Vec::new();
-    for (i, meld) in table.iter().enumerate() {
-        let d = checker.check(meld)?;
-        kinds.push(d.kind);
-        for c in &d.ordered {
-            let face = c
-                .effective()
-                .ok_or_else(|| RearrangeError::Internal("a table card without a face".into()))?;
-            cards.push(TableCard {
-                face,
-                card: c.card,
-                meld: i,
-            });
-        }
-    }
+    let (cards, kinds) = table_cards(&checker, table)?;
     let is_wild_on_table = |c: &TableCard| c.card.face() != Some(c.face);
     if !robbing && wilds_limited(rules) && cards.iter().any(is_wild_on_table) {
         return Err(RearrangeError::Unsupported(
@@ -218,15 +202,7 @@ pub(crate) fn rearrange_tuned(
                 .collect()
         };
 
-    let originals: Vec<Vec<usize>> = (0..table.len())
-        .map(|m| {
-            cards
-                .iter()
-                .filter(|c| c.meld == m)
-                .map(|c| c.face.index())
-                .collect()
-        })
-        .collect();
+    let originals = originals_of(&cards, table.len());
     let deadline = limits.time.map(|t| Instant::now() + t);
     // Each choice of joker exchanges (a subset of `exchanges`): the hand
     // after them (the natural goes to the table, the joker comes back) and
@@ -579,6 +555,44 @@ pub(crate) fn rearrange_tuned(
     }
 }
 
+/// The table's cards with the faces they occupy, in the order the checker
+/// reads each meld, and the melds' kinds.
+fn table_cards(
+    checker: &MeldChecker,
+    table: &[Vec<MeldCard>],
+) -> Result<(Vec<TableCard>, Vec<MeldKind>), RearrangeError> {
+    let mut cards: Vec<TableCard> = Vec::new();
+    let mut kinds: Vec<MeldKind> = Vec::new();
+    for (i, meld) in table.iter().enumerate() {
+        let d = checker.check(meld)?;
+        kinds.push(d.kind);
+        for c in &d.ordered {
+            let face = c
+                .effective()
+                .ok_or_else(|| RearrangeError::Internal("a table card without a face".into()))?;
+            cards.push(TableCard {
+                face,
+                card: c.card,
+                meld: i,
+            });
+        }
+    }
+    Ok((cards, kinds))
+}
+
+/// Each of the `melds` original melds as the faces its cards occupy.
+fn originals_of(cards: &[TableCard], melds: usize) -> Vec<Vec<usize>> {
+    (0..melds)
+        .map(|m| {
+            cards
+                .iter()
+                .filter(|c| c.meld == m)
+                .map(|c| c.face.index())
+                .collect()
+        })
+        .collect()
+}
+
 /// A floor and a hint for the robbing search: the optimum of free
 /// rearrangement with the table's jokers handed to the player (they must be
 /// melded to cost nothing). Every robbing turn is such a free arrangement at
@@ -925,26 +939,8 @@ mod tests {
             })
             .collect();
         let hand = parse_cards(hand).expect("hand");
-        let mut cards = Vec::new();
-        for (m, meld) in table.iter().enumerate() {
-            for c in &checker.check(meld).expect("valid meld").ordered {
-                let face = c.effective().expect("a face");
-                cards.push(TableCard {
-                    face,
-                    card: c.card,
-                    meld: m,
-                });
-            }
-        }
-        let originals: Vec<Vec<usize>> = (0..table.len())
-            .map(|m| {
-                cards
-                    .iter()
-                    .filter(|c| c.meld == m)
-                    .map(|c| c.face.index())
-                    .collect()
-            })
-            .collect();
+        let (cards, _) = table_cards(&checker, &table).expect("valid melds");
+        let originals = originals_of(&cards, table.len());
         let arrange = Arrange {
             optional: [0; FACES],
             unit: UNIT,

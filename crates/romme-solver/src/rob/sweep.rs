@@ -1148,12 +1148,16 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                     .collect()
             })
             .collect();
-        let forced_from = p.solver.forced_changes_from(
-            &copies,
-            &stuck_optional,
-            tokens.max(0) as usize + p.swaps.len(),
-            &originals,
-        );
+        // (Read by the relaxation's line positions: none without it.)
+        let forced_from = match relaxation {
+            Some(_) => p.solver.forced_changes_from(
+                &copies,
+                &stuck_optional,
+                tokens.max(0) as usize + p.swaps.len(),
+                &originals,
+            ),
+            None => [0; 16],
+        };
         // Where a step's state lies at a position's start (the runs open
         // have taken their cards before it, none of its cards is used),
         // the relaxation bounds the cost from that position on; after a
