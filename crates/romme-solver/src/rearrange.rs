@@ -26,8 +26,10 @@
 //!   faces of the same original (one with its cards, one with the other
 //!   copies); both then count as unchanged.
 //! * Räuber robbing (`rearrange = "rob"`) is searched by the private `rob` module
-//!   (its module documents the readings), steered by the free optimum,
-//!   which is also its floor when no joker lies on the table. Exchanges of
+//!   (its module documents the readings), steered and floored by the
+//!   free optimum with the table's jokers handed to the player (an
+//!   original set held whole there only with a token for each joker, as
+//!   in the turn; see `free_floor`). Exchanges of
 //!   run jokers are decided inside its sweep, one search for every choice
 //!   of them (the turn without them still wins a tie; among turns with
 //!   exchanges of the same cost, which one is answered is fixed but not
