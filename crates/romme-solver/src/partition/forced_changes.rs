@@ -250,6 +250,19 @@ mod tests {
         assert_eq!(cover(&[]), 0);
     }
 
+    /// The copies of an original run's faces and a hand's, and the hand's.
+    fn run_and_hand(run: &[usize], hand: &[usize]) -> ([u8; FACES], [u8; FACES]) {
+        let mut counts = [0u8; FACES];
+        let mut optional = [0u8; FACES];
+        for &f in run.iter().chain(hand) {
+            counts[f] += 1;
+        }
+        for &f in hand {
+            optional[f] += 1;
+        }
+        (counts, optional)
+    }
+
     /// Hand cards next to an original run join it (with tokens for the
     /// positions between); cards far from every original, or a second
     /// copy at a position the run already holds, need changed melds: one
@@ -261,14 +274,7 @@ mod tests {
         let (s0, s1) = (t.suits[0], t.suits[1]);
         let run: Vec<usize> = t.line[s0][4..7].to_vec();
         let forced = |hand: &[usize], tokens: usize| {
-            let mut counts = [0u8; FACES];
-            let mut optional = [0u8; FACES];
-            for &f in run.iter().chain(hand) {
-                counts[f] += 1;
-            }
-            for &f in hand {
-                optional[f] += 1;
-            }
+            let (counts, optional) = run_and_hand(&run, hand);
             forced_changes(&t, &counts, &optional, tokens, std::slice::from_ref(&run))
         };
         // Next to the run, or two positions away with a token between.
@@ -294,14 +300,7 @@ mod tests {
         let (s0, s1) = (t.suits[0], t.suits[1]);
         let run: Vec<usize> = t.line[s0][4..7].to_vec();
         let hand = [t.line[s1][9], t.line[s1][11], t.line[s0][7]];
-        let mut counts = [0u8; FACES];
-        let mut optional = [0u8; FACES];
-        for &f in run.iter().chain(&hand) {
-            counts[f] += 1;
-        }
-        for &f in &hand {
-            optional[f] += 1;
-        }
+        let (counts, optional) = run_and_hand(&run, &hand);
         let from = forced_changes_from(&t, &counts, &optional, 0, std::slice::from_ref(&run));
         let all = forced_changes(&t, &counts, &optional, 0, std::slice::from_ref(&run));
         assert_eq!(all, 1);

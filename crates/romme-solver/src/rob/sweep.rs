@@ -757,8 +757,6 @@ struct RobSweep<'p, 'a> {
     /// [`crate::partition::PartitionSolver::forced_changes_from`]), for
     /// [`RobSweep::lower_bound`].
     forced_from: [u64; 16],
-    /// The least cost of a card left in the hand.
-    card_cost: u64,
     /// Per step: the line position from which on its state's cards are all
     /// still to come (the bound asks the relaxation from there), and
     /// whether the step lies inside the position before it (the bound then
@@ -1255,7 +1253,6 @@ impl<'p, 'a> RobSweep<'p, 'a> {
             relaxation,
             tokens,
             forced_from,
-            card_cost: u64::from(p.unit) * CHANGE_SCALE,
             bound_from,
             mid_least: vec![(0, 0); mid_slot(tokens, len, tokens.clamp(0, 255) as u8) + 1],
             found: incumbent,
@@ -1590,9 +1587,11 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         if forced <= changes {
             return base;
         }
+        // (The least cost of a card left: its unit, no points.)
+        let card = u64::from(self.p.unit) * CHANGE_SCALE;
         let mut least = u64::MAX;
         for l in 0..=forced - changes {
-            let cards = rest.max(l.saturating_mul(self.card_cost));
+            let cards = rest.max(l.saturating_mul(card));
             least = least.min(cards.saturating_add(changes.max(forced - l)));
         }
         least
