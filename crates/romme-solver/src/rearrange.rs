@@ -313,7 +313,12 @@ pub(crate) fn rearrange_tuned(
         if let Some(b) = &baseline {
             offer(&mut best, b.clone());
         }
-        // The floor and hint of each exchange choice, worked out once.
+        // The floor and hint of each exchange choice, worked out once, when
+        // its search needs them. (The floor without exchanges is a floor
+        // of every choice, see `free_floor`; its hint serves the first
+        // phase's plays too. Working out every choice's own for those plays
+        // took 6 % of the ~20 row's time in `rearrange_stats`, `raeuber`,
+        // mostly to find the same floor: BENCHMARKS.md.)
         let mut floors: Vec<Option<(u64, Option<Hint>)>> = vec![None; choices.len()];
         // With several exchange choices, each one's hint is played first,
         // before any full search: the best of them is the cost every search
@@ -393,24 +398,22 @@ pub(crate) fn rearrange_tuned(
                         let group: Vec<usize> = (0..choices.len())
                             .filter(|&g| masks[g] & !run_bits == masks[c])
                             .collect();
-                        let mut floor = u64::MAX;
-                        for &g in &group {
-                            if floors[g].is_none() {
-                                let (hand_g, table_g) = &choices[g];
-                                floors[g] = Some(free_floor(
-                                    rules,
-                                    round,
-                                    &checker,
-                                    solver,
-                                    table_g,
-                                    hand_g,
-                                    &originals,
-                                    &exchanges,
-                                    arrange_for(incumbent),
-                                )?);
-                            }
-                            floor = floor.min(floors[g].as_ref().map_or(0, |f| f.0));
+                        // Their least floor is this one's: an exchange
+                        // adds no turn (see `free_floor`).
+                        if floors[c].is_none() {
+                            floors[c] = Some(free_floor(
+                                rules,
+                                round,
+                                &checker,
+                                solver,
+                                on_table,
+                                hand_now,
+                                &originals,
+                                &exchanges,
+                                arrange_for(incumbent),
+                            )?);
                         }
+                        let floor = floors[c].as_ref().map_or(0, |f| f.0);
                         if c == 0 {
                             floor_without = floors[0].as_ref().map(|f| f.0);
                         }
@@ -488,7 +491,15 @@ pub(crate) fn rearrange_tuned(
                     }
                 }
                 let found = 'choice: {
-                    let (floor, hint) = match &floors[c] {
+                    // The hints are played with the floor without
+                    // exchanges (and its hint): a choice's own is worked
+                    // out for its search only.
+                    let known = match (hint_only, &floors[c], &floors[0]) {
+                        (_, Some(own), _) => Some(own),
+                        (true, None, Some(without)) => Some(without),
+                        _ => None,
+                    };
+                    let (floor, hint) = match known {
                         Some(known) => known.clone(),
                         None => {
                             let known = free_floor(
