@@ -819,6 +819,29 @@ pub(crate) struct Arrange {
     pub stopped: bool,
     /// Cost of an arrangement already known (the search must beat it).
     pub incumbent: u64,
+    /// Räuber robbing's demand on new melds, where the sweep should honour
+    /// it (see [`Pieces`]); the branch and bound does not.
+    pub pieces: Option<Pieces>,
+}
+
+/// Räuber robbing's demand on the melds of a free arrangement, for the
+/// robbing search's floor (`rearrange`'s `free_floor`): a meld without a
+/// hand card must be a piece of one table meld (`rob`'s readings). The
+/// sweep ([`sweep`]) reads it by faces, which makes it a relaxation, never
+/// stricter than robbing: a meld holds a hand card where it holds a face
+/// of which the hand has a copy (or a wild token, where the hand has a
+/// wild card); a run without one must lie within the span of table runs
+/// of its suit, each two neighbouring positions within one's, and a set
+/// without one within the suits of a table set of its rank.
+#[derive(Debug, Clone)]
+pub(crate) struct Pieces {
+    /// Faces of which the hand holds a natural copy.
+    pub hand: [bool; FACES],
+    /// Whether the hand holds a wild card.
+    pub hand_wild: bool,
+    /// The table's melds as the faces their cards occupy (a wild card at
+    /// the face it stands for), in the order the checker reads them.
+    pub melds: Vec<Vec<usize>>,
 }
 
 impl Search<'_> {
@@ -1891,11 +1914,20 @@ impl<'r> PartitionSolver<'r> {
             .incumbent
             .saturating_add(1)
             .saturating_sub(u64::from(paid) * CHANGE_SCALE);
-        if let Some(kept) = caches.take() {
-            sweep.share(kept);
+        // (Choices kept for other sweeps do not know the pieces' demand.)
+        let sharing = arrange.pieces.is_none();
+        match &arrange.pieces {
+            Some(pieces) => sweep.demand_pieces(pieces),
+            None => {
+                if let Some(kept) = caches.take() {
+                    sweep.share(kept);
+                }
+            }
         }
         let found = sweep.solve(limit);
-        *caches = sweep.unshare();
+        if sharing {
+            *caches = sweep.unshare();
+        }
         *effort += sweep.nodes;
         if sweep.stopped {
             return None;

@@ -50,7 +50,9 @@ use thiserror::Error;
 
 use crate::layoff::lay_offs;
 use crate::multiset::{minus, remove};
-use crate::partition::{Arrange, CHANGE_SCALE, FACES, PartitionSolver, SET_TOKEN, SET_WILD};
+use crate::partition::{
+    Arrange, CHANGE_SCALE, FACES, PartitionSolver, Pieces, SET_TOKEN, SET_WILD,
+};
 use crate::rob::{RobProblem, Tuning, rob, rob_hint};
 
 /// How long a rearrangement search may run.
@@ -274,6 +276,7 @@ pub(crate) fn rearrange_tuned(
         deadline,
         stopped: false,
         incumbent,
+        pieces: None,
     };
     // Past the deadline no further exchange choice is looked at: the best
     // so far is the answer, not proven. (Setting up a choice's search, its
@@ -624,6 +627,14 @@ fn originals_of(cards: &[TableCard], melds: usize) -> Vec<Vec<usize>> {
 /// that alone, and a sweep had to prove what the hint had found
 /// (BENCHMARKS.md, "Räuber robbing").
 ///
+/// A meld without a hand card must be a piece of one table meld, as in
+/// robbing (read by faces, [`Pieces`]). Without it, free rearrangement
+/// put table cards of several melds together, or grew a table meld with
+/// table cards alone: of the 131 ~30-card positions of `rearrange_stats`
+/// (`raeuber`, 300 positions, no exchange) whose floor lay below the
+/// optimum, 104 had such a meld in the floor's arrangement, and a sweep
+/// had to prove the optimum (BENCHMARKS.md, "Räuber robbing").
+///
 /// The floor without joker exchanges is a floor for every exchange choice
 /// too: an exchange makes the exchanged card a table card (it must be
 /// melded, where the hand's copy may stay) and adds its face to the
@@ -686,6 +697,31 @@ fn free_floor(
             kept
         })
         .collect();
+    // A meld without a hand card is a piece of a table meld.
+    let mut hand_faces = [false; FACES];
+    for c in hand_now {
+        if let CardKind::Natural(f) = c {
+            hand_faces[f.index()] |= !checker.is_wild(*c);
+        }
+    }
+    arrange.pieces = Some(Pieces {
+        hand: hand_faces,
+        // (Where a joker exchange is possible, the floor without it is one
+        // of the turns with it too: its joker is a hand card there.)
+        hand_wild: !exchangeable.is_empty()
+            || hand_now
+                .iter()
+                .any(|&c| !matches!(c, CardKind::Natural(_)) || checker.is_wild(c)),
+        melds: (0..originals.len())
+            .map(|m| {
+                on_table
+                    .iter()
+                    .filter(|c| c.meld == m)
+                    .map(|c| c.face.index())
+                    .collect()
+            })
+            .collect(),
+    });
     let incumbent = arrange.incumbent;
     let (free, stopped, changed) = solver.arrange(counts, wild_cards, arrange);
     let floor_of = |cost: u64| if stopped { 0 } else { cost };
@@ -962,6 +998,7 @@ mod tests {
             deadline: None,
             stopped: false,
             incumbent: u64::MAX,
+            pieces: None,
         };
         let (floor, _) = free_floor(
             &rules,
@@ -1007,5 +1044,37 @@ mod tests {
         // Read as a joker that must stay one, the floor would exceed it.
         let (strict, _) = floor_and_optimum(&["4c 4d *=4h 4s", "5d 6d 7d"], "Kc Kd 4h", &[]);
         assert!(strict > optimum, "{strict:?}");
+    }
+
+    /// 5d 6d and 5h 6h want 7d and 7h, which leaves 7c alone. Freely, 7c
+    /// joins 8c 9c 10c and every hand card is placed; robbing, that meld
+    /// holds no hand card and is no piece of one table meld, so nothing is
+    /// placed. The floor reads the same.
+    #[test]
+    fn a_meld_of_table_cards_alone_is_a_piece_of_one_in_the_floor_too() {
+        let (floor, optimum) = floor_and_optimum(&["7c 7d 7h", "8c 9c 10c"], "5d 6d 5h 6h", &[]);
+        assert_eq!(optimum, (4, 0));
+        assert_eq!(floor, optimum);
+    }
+
+    /// What stays of a table run may keep its joker before its naturals
+    /// (*=10d Jd Qd after 8d and 9d are robbed), where the floor's sweep
+    /// puts a run's tokens after them: no stricter than the turn.
+    #[test]
+    fn a_piece_may_keep_its_joker_in_front() {
+        let (floor, optimum) = floor_and_optimum(&["8d 9d *=10d Jd Qd"], "8c 8h 9c 9h", &[]);
+        assert_eq!(optimum, (0, 3));
+        assert_eq!(floor, optimum);
+    }
+
+    /// 5c and 6c, robbed for 4d 5d 6d and 5h 6h 7h, join 2c 3c 4c with
+    /// the hand's joker, its only hand card: the floor's sweep leaves a
+    /// spare token off a run's end, but not the one such a run needs.
+    #[test]
+    fn a_run_of_table_cards_may_take_the_hands_joker_last() {
+        let (floor, optimum) =
+            floor_and_optimum(&["2c 3c 4c", "5c 5d 5h", "6c 6d 6h"], "* 4d 7h", &[]);
+        assert_eq!(optimum, (0, 2));
+        assert_eq!(floor, optimum);
     }
 }

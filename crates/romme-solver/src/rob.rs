@@ -897,6 +897,7 @@ impl<'p, 'a> Search<'p, 'a> {
             deadline: self.p.deadline,
             stopped: false,
             incumbent: room + 1,
+            pieces: None,
         };
         // Where the room leaves no card in the hand, the changed melds that
         // hand cards joining no original need (and cards that fit no meld

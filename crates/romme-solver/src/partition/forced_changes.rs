@@ -335,6 +335,7 @@ mod tests {
                 deadline: None,
                 stopped: false,
                 incumbent: u64::MAX,
+                pieces: None,
             };
             let floor = solver.cost_floor(counts, tokens, &arrange);
             prop_assert!(floor <= sweep.optimum, "seed {}: floor {} optimum {}", seed, floor, sweep.optimum);

@@ -44,6 +44,12 @@
 //! [`SweepCaches`]: the suits' and ranks' choices are then kept from one
 //! sweep to the next, under signatures of exactly what they read.
 //!
+//! For the robbing search's floor ([`super::Pieces`],
+//! [`Sweep::demand_pieces`]) it also asks that a meld without a card that
+//! may be the hand's is a piece of one table meld, read by faces: a run
+//! keeps a bit for that (bare, and stray once it leaves the table runs'
+//! spans), a set checks its suits against the table's sets.
+//!
 //! It covers what `offen` and its house rules need: lines with the ace low,
 //! high or both, sets of distinct or mixed suits, and wild cards without
 //! limits (spare tokens join any meld with room at the end, as in the free
@@ -58,7 +64,7 @@ use smallvec::SmallVec;
 
 use romme_core::ruleset::WildShare;
 
-use super::{Best, FACES, SET_TOKEN, Shape, Tables, set_wild};
+use super::{Best, FACES, Pieces, SET_TOKEN, Shape, Tables, set_wild};
 use crate::deadline::Clock;
 
 /// The most copies of a face for which [`Tables`] keeps the set vectors
@@ -123,8 +129,8 @@ const MAX_TOKENS: usize = 7;
 /// fits; only with more decks can a sweep stop on it.
 const MAX_OPEN: usize = 16;
 
-/// An open run as the state sees it, packed into 14 bits so that states
-/// sort, compare and hash as short integers. The fields, from the most
+/// An open run as the state sees it, packed into 14 bits (15, see below)
+/// so that states sort, compare and hash as short integers. The fields, from the most
 /// significant bits down (so the integer order is the order of the fields):
 /// the suit (3 bits); the cards so far (4 bits; where lengths are capped,
 /// at the minimum, or one above it for a run that ends in a token, see
@@ -135,13 +141,27 @@ const MAX_OPEN: usize = 16;
 /// it must run to the end of the line (a token at the start is only needed
 /// where the right end has no room; elsewhere the same run is built with
 /// the token at the right end).
+///
+/// Where the sweep honours robbing's pieces ([`Sweep::demand_pieces`]), a
+/// fifteenth bit (between the suit and the length) marks a *bare* run, one
+/// without a card that may be the hand's so far; a bare run always holds a
+/// natural card, so its natural bit says instead whether it has left the
+/// span of every table run of its suit (it is *stray*: it needs a hand
+/// card before it ends). Runs of other sweeps never set it, so their
+/// states' keys pack 14 bits a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Hash)]
 struct Open(u16);
+
+/// The bit of a bare run (see [`Open`]), below the suit's so that a
+/// suit's runs still sort together.
+const BARE: u16 = 1 << 11;
+/// The natural bit, which a bare run reads as "stray".
+const NAT: u16 = 1 << 6;
 
 impl Open {
     fn new(suit: u8, len: u8, nat: bool, need: u8, tail_tok: bool, to_end: bool) -> Open {
         Open(
-            u16::from(suit) << 11
+            u16::from(suit) << 12
                 | u16::from(len) << 7
                 | u16::from(nat) << 6
                 | u16::from(need) << 2
@@ -151,7 +171,7 @@ impl Open {
     }
 
     fn suit(self) -> u8 {
-        (self.0 >> 11) as u8
+        (self.0 >> 12) as u8
     }
 
     fn len(self) -> u8 {
@@ -159,7 +179,22 @@ impl Open {
     }
 
     fn nat(self) -> bool {
-        self.0 >> 6 & 1 == 1
+        self.0 & (NAT | BARE) != 0
+    }
+
+    /// Whether no card of the run may be a hand card (see [`Open`]).
+    fn bare(self) -> bool {
+        self.0 & BARE != 0
+    }
+
+    /// A bare run that left the span of every table run of its suit.
+    fn stray(self) -> bool {
+        self.0 & (NAT | BARE) == NAT | BARE
+    }
+
+    /// This run (which holds a natural card), bare, stray or not.
+    fn made_bare(self, stray: bool) -> Open {
+        Open(self.0 & !NAT | BARE | if stray { NAT } else { 0 })
     }
 
     fn need(self) -> u8 {
@@ -208,9 +243,14 @@ impl State {
     /// byte of the first three words holds the position, the tokens used
     /// and the low aces.
     fn key(&self, p: usize) -> Key {
+        if self.open().iter().any(|r| r.bare()) {
+            return self.wide_key(p);
+        }
         let mut words = [0u64; 4];
         for (i, r) in self.open().iter().enumerate() {
-            words[i / 4] |= u64::from(r.0) << (14 * (i % 4));
+            // (Without the bare bit, which is 0.)
+            let code = r.0 >> 12 << 11 | r.0 & 0x7ff;
+            words[i / 4] |= u64::from(code) << (14 * (i % 4));
         }
         let mut misc = p as u32 | u32::from(self.used) << 4;
         for (i, &a) in self.aces_low.iter().enumerate() {
@@ -219,6 +259,31 @@ impl State {
         for (i, w) in words.iter_mut().take(3).enumerate() {
             *w |= u64::from(misc >> (8 * i) & 0xff) << 56;
         }
+        words
+    }
+
+    /// The memo key of a state with a bare run (15-bit codes): the runs
+    /// one after the other from bit 0 (16 of them fill 240 bits), then the
+    /// position (4 bits), the tokens used (3) and the low aces (at most two
+    /// per suit, [`Sweep::demand_pieces`]: a base-3 digit each, 8 bits),
+    /// and the top bit set, which no key of [`State::key`]'s layout has.
+    fn wide_key(&self, p: usize) -> Key {
+        let mut words = [0u64; 4];
+        for (i, r) in self.open().iter().enumerate() {
+            let at = 15 * i;
+            let code = u64::from(r.0);
+            words[at / 64] |= code << (at % 64);
+            if at % 64 > 49 {
+                words[at / 64 + 1] |= code >> (64 - at % 64);
+            }
+        }
+        let aces = self
+            .aces_low
+            .iter()
+            .rev()
+            .fold(0u64, |k, &a| k * 3 + u64::from(a.min(2)));
+        let misc = p as u64 & 0xf | u64::from(self.used & 7) << 4 | aces << 7;
+        words[3] |= misc << 48 | 1 << 63;
         words
     }
 }
@@ -651,6 +716,9 @@ pub(super) struct Sweep<'t> {
     /// sweep that asks for bounds reads it directly (see
     /// [`Sweep::lower_bound`]).
     bound_front: Vec<(BoundKey, u64)>,
+    /// Robbing's demand on melds without a hand card, where this sweep
+    /// honours it ([`Sweep::demand_pieces`]).
+    pieces: Option<PieceLines>,
     /// States evaluated before the relaxation's bounds are used, with
     /// wild tokens (per token) and without ([`BOUNDS_AFTER`],
     /// [`BOUNDS_AFTER_NATURAL`]; tests use 0). The bounds on changed melds
@@ -820,6 +888,7 @@ impl<'t> Sweep<'t> {
             bound_memo: FxHashMap::default(),
             bound_front: vec![(NO_BOUND_KEY, 0); per_position_slots(len)],
             shared: None,
+            pieces: None,
             bounds_after: (
                 BOUNDS_AFTER,
                 if counts.iter().map(|&c| u32::from(c)).sum::<u32>() >= BOUNDS_FROM_START_CARDS {
@@ -829,6 +898,54 @@ impl<'t> Sweep<'t> {
                 },
             ),
         })
+    }
+
+    /// Honour robbing's demand on melds without a hand card, by faces
+    /// ([`Pieces`]). Not in the relaxation (whose bounds stay bounds: it
+    /// asks less), nor with more than two copies of a face (the low aces
+    /// of the wider memo key, [`State::wide_key`]) or runs counted
+    /// exactly beyond seven cards (their length bits).
+    pub(super) fn demand_pieces(&mut self, pieces: &Pieces) {
+        let t = self.t;
+        if self.relaxation
+            || self.shared.is_some()
+            || self.counts.iter().any(|&c| c > 2)
+            || self.len_cap >= 8
+            || self.len > 15
+        {
+            return;
+        }
+        let mut lines = PieceLines {
+            hand: [0; 5],
+            hand_wild: pieces.hand_wild,
+            cover: [0; 5],
+            pair: [0; 5],
+            sets: SmallVec::new(),
+        };
+        for &s in &t.suits {
+            for (q, &f) in t.line[s].iter().enumerate() {
+                if pieces.hand[f] {
+                    lines.hand[s] |= 1 << q;
+                }
+            }
+        }
+        for faces in &pieces.melds {
+            let Some(&first) = faces.first() else {
+                continue;
+            };
+            if faces.iter().all(|&f| f % 13 == first % 13) {
+                let mut suits = [0u8; 5];
+                for &f in faces {
+                    suits[f / 13] += 1;
+                }
+                lines.sets.push((first % 13, suits));
+            } else if let Some((s, lo, hi, _)) = t.run_positions(faces) {
+                let span = ((1u32 << (hi + 1)) - (1u32 << lo)) as u16;
+                lines.cover[s] |= span;
+                lines.pair[s] |= span & !(1 << lo);
+            }
+        }
+        self.pieces = Some(lines);
     }
 
     /// Prune with bounds from the relaxation of this sweep (a copy that
@@ -1637,14 +1754,44 @@ impl<'t> Sweep<'t> {
         } else {
             len
         };
-        Open::new(
+        let g = Open::new(
             o.suit(),
             len,
             o.nat() || natural,
             need,
             tail_tok,
             o.to_end(),
-        )
+        );
+        // A bare run stays bare unless the card may be a hand card; it
+        // strays where a natural leaves the span of every table run it
+        // could be a piece of. (Not a token: the sweep puts a run's tokens
+        // after its naturals where a piece may have its joker before
+        // them.)
+        match &self.pieces {
+            Some(pc) if o.bare() => {
+                let s = usize::from(o.suit());
+                let hand = if natural {
+                    pc.hand[s] >> p & 1 == 1
+                } else {
+                    pc.hand_wild
+                };
+                if hand && o.stray() && !natural {
+                    // The token it needed is no spare one (which the
+                    // sweep leaves off a run's end, `end_cost`).
+                    let len = if self.lengths_capped() {
+                        g.len().min(self.t.min_len as u8)
+                    } else {
+                        g.len()
+                    };
+                    Open::new(g.suit(), len, true, g.need(), false, g.to_end())
+                } else if hand {
+                    g
+                } else {
+                    g.made_bare(o.stray() || natural && pc.pair[s] >> p & 1 == 0)
+                }
+            }
+            _ => g,
+        }
     }
 
     /// A run starting at position `p` of suit `s`.
@@ -1661,7 +1808,18 @@ impl<'t> Sweep<'t> {
                 need
             }
         };
-        Open::new(s as u8, 1, natural, need, !natural, !natural)
+        let o = Open::new(s as u8, 1, natural, need, !natural, !natural);
+        // A natural no hand card has makes a bare run (a token counts as
+        // a hand card, which only asks less): not one the line's start
+        // counts exactly (see `exact_from_start`).
+        match &self.pieces {
+            Some(pc)
+                if natural && pc.hand[s] >> p & 1 == 0 && !(self.exact_from_start && p == 0) =>
+            {
+                o.made_bare(pc.cover[s] >> p & 1 == 0)
+            }
+            _ => o,
+        }
     }
 
     /// Whether a run may end with this state, and whether ending it (last
@@ -1673,7 +1831,12 @@ impl<'t> Sweep<'t> {
         let t = self.t;
         let spare_tail = o.tail_tok() && usize::from(o.len()) > t.min_len;
         let no_room = last + 1 == self.len || usize::from(o.len()) >= t.max_run;
+        // A stray run needs a hand card: a token, where the hand may give
+        // one, and it has no room to the right for it (where it starts is
+        // not in the state).
+        let stray_ok = !o.stray() || self.pieces.as_ref().is_some_and(|pc| pc.hand_wild) && no_room;
         let valid = usize::from(o.len()) >= t.min_len
+            && stray_ok
             && (o.nat() || t.all_wild)
             && !spare_tail
             && (!o.to_end() || no_room);
@@ -2345,6 +2508,7 @@ impl<'t> Sweep<'t> {
                 step == Step::End
                     && self.lengths_capped()
                     && !o.to_end()
+                    && !o.bare()
                     && !(self.exact_from_start && usize::from(o.len()) == p)
             })
     }
@@ -2494,6 +2658,20 @@ impl<'t> Sweep<'t> {
             if n + usize::from(w) > t.max_set || !t.share_ok(n, usize::from(w)) {
                 continue;
             }
+            // A set that must take a hand card and can take it only as
+            // a token takes one more.
+            let mut w = w;
+            if !self.relaxation && !self.piece_ok(p, rank, v, w) {
+                let one_more = w == 0
+                    && w < free_tokens
+                    && n < t.max_set
+                    && t.share_ok(n, 1)
+                    && self.piece_ok(p, rank, v, 1);
+                if !one_more {
+                    continue;
+                }
+                w = 1;
+            }
             // The original sets this set's naturals hold: whole where it
             // has a token for each of their wild cards that must stay one
             // and is no shorter (see `SET_WILD`); the tokens it needs for
@@ -2547,6 +2725,43 @@ impl<'t> Sweep<'t> {
     }
 }
 
+/// [`Pieces`] on the suits' lines (a bit per position).
+#[derive(Debug, Clone)]
+struct PieceLines {
+    /// Per suit: the positions of faces the hand holds a copy of.
+    hand: [u16; 5],
+    /// Whether a wild token may be a hand card.
+    hand_wild: bool,
+    /// Per suit: the positions within a table run's span.
+    cover: [u16; 5],
+    /// Per suit: the positions that lie within one table run's span
+    /// together with the position before.
+    pair: [u16; 5],
+    /// The table's sets: rank and cards per suit.
+    sets: SmallVec<[(usize, [u8; 5]); 8]>,
+}
+
+impl Sweep<'_> {
+    /// Whether a set of `v` copies per suit and `w` tokens at position
+    /// `p` (of `rank`) meets robbing's demand ([`Sweep::demand_pieces`]):
+    /// it may hold a hand card, or it lies within a table set's suits.
+    fn piece_ok(&self, p: usize, rank: usize, v: [u8; 5], w: u8) -> bool {
+        let Some(pc) = &self.pieces else {
+            return true;
+        };
+        let hand = (w > 0 && pc.hand_wild)
+            || self
+                .t
+                .suits
+                .iter()
+                .any(|&s| v[s] > 0 && pc.hand[s] >> p & 1 == 1);
+        hand || pc
+            .sets
+            .iter()
+            .any(|&(r, o)| r == rank && (0..5).all(|s| v[s] <= o[s]))
+    }
+}
+
 /// The key of the set choices at position `p` from `pool` with `budget`
 /// tokens: the position, the five pool counts and the budget, a byte each.
 fn sets_key(p: usize, pool: Pool, budget: u8) -> u64 {
@@ -2585,15 +2800,15 @@ impl Pool {
 const CHOICES_KEY_RUNS: usize = 7;
 
 /// The key of a suit's choices: its open runs (at most
-/// [`CHOICES_KEY_RUNS`], 14 bits each), their number, the position, the
+/// [`CHOICES_KEY_RUNS`], 15 bits each), their number, the position, the
 /// suit, the natural copies and the tokens left.
 fn choices_key(p: usize, s: usize, opens: &[Open], avail: u8, budget: u8) -> u128 {
-    let runs = opens.iter().fold(0u128, |k, o| k << 14 | u128::from(o.0));
-    runs | (opens.len() as u128) << 98
-        | (p as u128) << 101
-        | (s as u128) << 105
-        | u128::from(avail) << 108
-        | u128::from(budget) << 112
+    let runs = opens.iter().fold(0u128, |k, o| k << 15 | u128::from(o.0));
+    runs | (opens.len() as u128) << 105
+        | (p as u128) << 108
+        | (s as u128) << 112
+        | u128::from(avail) << 116
+        | u128::from(budget) << 120
 }
 
 /// The set vectors under `t` with at most `most` copies per suit (the
@@ -2907,6 +3122,7 @@ pub(super) mod tests {
                     deadline: None,
                     stopped: false,
                     incumbent: u64::MAX / 4,
+                    pieces: None,
                 };
                 let (found, stopped, changes, _) =
                     solver.arrange_counted(counts, wild_cards.clone(), arrange);
