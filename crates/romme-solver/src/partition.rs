@@ -832,16 +832,19 @@ pub(crate) struct Arrange {
 /// of which the hand has a copy (or a wild token, where the hand has a
 /// wild card); a run without one must lie within the span of table runs
 /// of its suit, each two neighbouring positions within one's, and a set
-/// without one within the suits of a table set of its rank.
+/// without one within the suits of a table set of its rank. A run holds a
+/// table run with a joker whole only where it holds a token too (the
+/// joker, which may be declared anew anywhere in it).
 #[derive(Debug, Clone)]
 pub(crate) struct Pieces {
     /// Faces of which the hand holds a natural copy.
     pub hand: [bool; FACES],
     /// Whether the hand holds a wild card.
     pub hand_wild: bool,
-    /// The table's melds as the faces their cards occupy (a wild card at
-    /// the face it stands for), in the order the checker reads them.
-    pub melds: Vec<Vec<usize>>,
+    /// The table's melds as the faces their cards occupy, in the order the
+    /// checker reads them, each marked whether it is a wild card (at the
+    /// face it stands for) and whether a choice may exchange it.
+    pub melds: Vec<Vec<(usize, bool, bool)>>,
 }
 
 impl Search<'_> {
@@ -1943,8 +1946,10 @@ impl<'r> PartitionSolver<'r> {
         Some(match found {
             Some(mut b) => {
                 // Where the sweep's count of changes is only a lower bound
-                // (originals with holes), its own: the cost stays a bound.
-                let changes = if sweep.exact {
+                // (originals with holes), or reads tokens the faces do not
+                // show (pieces: a table run with a joker held whole only
+                // with a token), its own: the cost stays a bound.
+                let changes = if sweep.exact && arrange.pieces.is_none() {
                     changed_melds(t, &arrange.originals, &b.shapes)
                 } else {
                     let left = u64::from(b.deadwood) * CHANGE_SCALE;

@@ -716,8 +716,9 @@ fn free_floor(
             .map(|m| {
                 on_table
                     .iter()
-                    .filter(|c| c.meld == m)
-                    .map(|c| c.face.index())
+                    .enumerate()
+                    .filter(|(_, c)| c.meld == m)
+                    .map(|(i, c)| (c.face.index(), is_wild(c), exchangeable.contains(&i)))
                     .collect()
             })
             .collect(),
@@ -1064,6 +1065,30 @@ mod tests {
     fn a_piece_may_keep_its_joker_in_front() {
         let (floor, optimum) = floor_and_optimum(&["8d 9d *=10d Jd Qd"], "8c 8h 9c 9h", &[]);
         assert_eq!(optimum, (0, 3));
+        assert_eq!(floor, optimum);
+    }
+
+    /// A run robbed of its joker is a changed meld, as a set is: Kc Kd
+    /// take the joker of 6h 7h 8h *=9h, and what stays is a piece. Read
+    /// by its naturals, the floor kept the run and said one change.
+    #[test]
+    fn a_run_robbed_of_its_joker_is_changed_in_the_floor_too() {
+        let (floor, optimum) = floor_and_optimum(&["6h 7h 8h *=9h", "5d 6d 7d"], "Kc Kd", &[]);
+        assert_eq!(optimum, (0, 2));
+        assert_eq!(floor, optimum);
+    }
+
+    /// Held whole, a run may hold its joker anywhere, declared anew: 4c
+    /// joins 6c 7c *=8c as 4c *=5c 6c 7c, no change; and where the joker
+    /// comes after the naturals (3d joins 4d 5d 6d 7d *=8d), the floor's
+    /// sweep keeps the token that holds the run, no spare one.
+    #[test]
+    fn a_run_holds_its_joker_anywhere_in_the_floor_too() {
+        let (floor, optimum) = floor_and_optimum(&["6c 7c *=8c", "Kh Kd Ks"], "4c", &[]);
+        assert_eq!(optimum, (0, 0));
+        assert_eq!(floor, optimum);
+        let (floor, optimum) = floor_and_optimum(&["4d 5d 6d 7d *=8d", "Kh Kc Ks"], "3d", &[]);
+        assert_eq!(optimum, (0, 0));
         assert_eq!(floor, optimum);
     }
 

@@ -128,8 +128,12 @@ const MAX_TOKENS: usize = 7;
 /// open, so with two decks and up to seven tokens (2 × 4 + 7) every state
 /// fits; only with more decks can a sweep stop on it.
 const MAX_OPEN: usize = 16;
+/// Most runs open at one time where the sweep honours pieces (their codes
+/// take 16 bits in the key, [`State::wide_key`]); with more the sweep
+/// stops.
+const MAX_OPEN_PIECES: usize = 15;
 
-/// An open run as the state sees it, packed into 14 bits (15, see below)
+/// An open run as the state sees it, packed into 14 bits (16, see below)
 /// so that states sort, compare and hash as short integers. The fields, from the most
 /// significant bits down (so the integer order is the order of the fields):
 /// the suit (3 bits); the cards so far (4 bits; where lengths are capped,
@@ -142,26 +146,34 @@ const MAX_OPEN: usize = 16;
 /// where the right end has no room; elsewhere the same run is built with
 /// the token at the right end).
 ///
-/// Where the sweep honours robbing's pieces ([`Sweep::demand_pieces`]), a
-/// fifteenth bit (between the suit and the length) marks a *bare* run, one
-/// without a card that may be the hand's so far; a bare run always holds a
-/// natural card, so its natural bit says instead whether it has left the
-/// span of every table run of its suit (it is *stray*: it needs a hand
-/// card before it ends). Runs of other sweeps never set it, so their
-/// states' keys pack 14 bits a run.
+/// Where the sweep honours robbing's pieces ([`Sweep::demand_pieces`]), two
+/// more bits between the suit and the length: whether the run holds a
+/// token (a table run with a joker is held whole only with one, `need`
+/// [`PENDING`] until it comes), and whether it is *bare*, without a card
+/// that may be the hand's so far; a bare run always holds a natural card,
+/// so its natural bit says instead whether it has left the span of every
+/// table run of its suit (it is *stray*: it needs a hand card before it
+/// ends). Runs of other sweeps never set them, so their states' keys pack
+/// 14 bits a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Hash)]
 struct Open(u16);
 
 /// The bit of a bare run (see [`Open`]), below the suit's so that a
 /// suit's runs still sort together.
 const BARE: u16 = 1 << 11;
+/// The bit of a run that holds a token (see [`Open`]).
+const HAS_TOK: u16 = 1 << 12;
+/// `need` of a run that holds the natural cards of a table run with a
+/// joker but no token yet: a token anywhere in it makes it hold that run
+/// whole ([`Sweep::demand_pieces`]).
+const PENDING: u8 = 14;
 /// The natural bit, which a bare run reads as "stray".
 const NAT: u16 = 1 << 6;
 
 impl Open {
     fn new(suit: u8, len: u8, nat: bool, need: u8, tail_tok: bool, to_end: bool) -> Open {
         Open(
-            u16::from(suit) << 12
+            u16::from(suit) << 13
                 | u16::from(len) << 7
                 | u16::from(nat) << 6
                 | u16::from(need) << 2
@@ -171,7 +183,7 @@ impl Open {
     }
 
     fn suit(self) -> u8 {
-        (self.0 >> 12) as u8
+        (self.0 >> 13) as u8
     }
 
     fn len(self) -> u8 {
@@ -180,6 +192,16 @@ impl Open {
 
     fn nat(self) -> bool {
         self.0 & (NAT | BARE) != 0
+    }
+
+    /// Whether the run holds a token (only where the sweep honours pieces).
+    fn has_tok(self) -> bool {
+        self.0 & HAS_TOK != 0
+    }
+
+    /// This run, marked as holding a token.
+    fn with_tok(self) -> Open {
+        Open(self.0 | HAS_TOK)
     }
 
     /// Whether no card of the run may be a hand card (see [`Open`]).
@@ -243,13 +265,13 @@ impl State {
     /// byte of the first three words holds the position, the tokens used
     /// and the low aces.
     fn key(&self, p: usize) -> Key {
-        if self.open().iter().any(|r| r.bare()) {
+        if self.open().iter().any(|r| r.0 & (BARE | HAS_TOK) != 0) {
             return self.wide_key(p);
         }
         let mut words = [0u64; 4];
         for (i, r) in self.open().iter().enumerate() {
-            // (Without the bare bit, which is 0.)
-            let code = r.0 >> 12 << 11 | r.0 & 0x7ff;
+            // (Without the bits of pieces, which are 0.)
+            let code = r.0 >> 13 << 11 | r.0 & 0x7ff;
             words[i / 4] |= u64::from(code) << (14 * (i % 4));
         }
         let mut misc = p as u32 | u32::from(self.used) << 4;
@@ -262,20 +284,16 @@ impl State {
         words
     }
 
-    /// The memo key of a state with a bare run (15-bit codes): the runs
-    /// one after the other from bit 0 (16 of them fill 240 bits), then the
-    /// position (4 bits), the tokens used (3) and the low aces (at most two
-    /// per suit, [`Sweep::demand_pieces`]: a base-3 digit each, 8 bits),
-    /// and the top bit set, which no key of [`State::key`]'s layout has.
+    /// The memo key of a state with the bits of pieces set: the runs' 16-bit
+    /// codes one after the other (at most [`MAX_OPEN_PIECES`], 240 bits),
+    /// then the position (4 bits), the tokens used (3) and the low aces
+    /// (at most two per suit, [`Sweep::demand_pieces`]: a base-3 digit
+    /// each, 8 bits), and the top bit set, which no key of
+    /// [`State::key`]'s layout has.
     fn wide_key(&self, p: usize) -> Key {
         let mut words = [0u64; 4];
-        for (i, r) in self.open().iter().enumerate() {
-            let at = 15 * i;
-            let code = u64::from(r.0);
-            words[at / 64] |= code << (at % 64);
-            if at % 64 > 49 {
-                words[at / 64 + 1] |= code >> (64 - at % 64);
-            }
+        for (i, r) in self.open().iter().take(MAX_OPEN_PIECES).enumerate() {
+            words[i / 4] |= u64::from(r.0) << (16 * (i % 4));
         }
         let aces = self
             .aces_low
@@ -903,15 +921,15 @@ impl<'t> Sweep<'t> {
     /// Honour robbing's demand on melds without a hand card, by faces
     /// ([`Pieces`]). Not in the relaxation (whose bounds stay bounds: it
     /// asks less), nor with more than two copies of a face (the low aces
-    /// of the wider memo key, [`State::wide_key`]) or runs counted
-    /// exactly beyond seven cards (their length bits).
+    /// of the wider memo key, [`State::wide_key`]), runs counted exactly
+    /// beyond seven cards or lines of more than 14 positions.
     pub(super) fn demand_pieces(&mut self, pieces: &Pieces) {
         let t = self.t;
         if self.relaxation
             || self.shared.is_some()
             || self.counts.iter().any(|&c| c > 2)
             || self.len_cap >= 8
-            || self.len > 15
+            || self.len > usize::from(PENDING)
         {
             return;
         }
@@ -920,6 +938,8 @@ impl<'t> Sweep<'t> {
             hand_wild: pieces.hand_wild,
             cover: [0; 5],
             pair: [0; 5],
+            pending: [0; 5],
+            swap_held: [0; 5],
             sets: SmallVec::new(),
         };
         for &s in &t.suits {
@@ -929,21 +949,77 @@ impl<'t> Sweep<'t> {
                 }
             }
         }
-        for faces in &pieces.melds {
-            let Some(&first) = faces.first() else {
+        // The table runs with a joker, by their natural cards' first and
+        // last positions (as `orig_runs` has them).
+        let mut jokered: SmallVec<[(u8, u8, u8); 8]> = SmallVec::new();
+        for meld in &pieces.melds {
+            let Some(&(first, _, _)) = meld.first() else {
                 continue;
             };
+            let faces: SmallVec<[usize; 16]> = meld.iter().map(|&(f, _, _)| f).collect();
             if faces.iter().all(|&f| f % 13 == first % 13) {
                 let mut suits = [0u8; 5];
-                for &f in faces {
+                for &f in &faces {
                     suits[f / 13] += 1;
                 }
                 lines.sets.push((first % 13, suits));
-            } else if let Some((s, lo, hi, _)) = t.run_positions(faces) {
+            } else if let Some((s, lo, hi, _)) = t.run_positions(&faces) {
                 let span = ((1u32 << (hi + 1)) - (1u32 << lo)) as u16;
                 lines.cover[s] |= span;
                 lines.pair[s] |= span & !(1 << lo);
+                // Its cards lie at `lo`, `lo + 1`, ... A joker that a
+                // choice may exchange is held by the natural in its place
+                // too: after the last natural card, the natural ends a
+                // pending run's wait (`swap_held`); elsewhere (where a
+                // natural may take its place before the run's last natural
+                // card), the run is read as one without a joker.
+                let last_natural = meld.iter().rposition(|&(_, w, _)| !w);
+                let swaps_inside = meld
+                    .iter()
+                    .enumerate()
+                    .any(|(i, &(_, _, x))| x && last_natural.is_some_and(|l| i < l));
+                let naturals: SmallVec<[usize; 16]> = meld
+                    .iter()
+                    .filter(|&&(_, w, _)| !w)
+                    .map(|&(f, _, _)| f)
+                    .collect();
+                if naturals.len() < faces.len() && !swaps_inside {
+                    if let Some((s, a, b, _)) = t.run_positions(&naturals) {
+                        jokered.push((s as u8, a as u8, b as u8));
+                    }
+                    for (i, &(_, _, x)) in meld.iter().enumerate() {
+                        if x {
+                            lines.swap_held[s] |= 1 << (lo + i);
+                        }
+                    }
+                }
             }
+        }
+        let mut plain = [0u16; 5];
+        for &(s, a, b) in &self.orig_runs {
+            let bit = 1 << b;
+            // (Each table run with a joker stands for one original: two
+            // may lie alike.)
+            match jokered.iter().position(|&j| j == (s, a, b)) {
+                Some(i) => {
+                    jokered.swap_remove(i);
+                    lines.pending[usize::from(s)] |= bit;
+                }
+                None => plain[usize::from(s)] |= bit,
+            }
+        }
+        // Where an original ends later, the run may still hold that one:
+        // `need` follows it as before (the run's start, which tells the
+        // originals it may reach, is not in the state).
+        for (s, (pending, plain)) in lines.pending.iter_mut().zip(plain).enumerate() {
+            let last = self
+                .orig_runs
+                .iter()
+                .filter(|&&(os, _, _)| usize::from(os) == s)
+                .map(|&(_, _, b)| b)
+                .max()
+                .unwrap_or(0);
+            *pending &= !plain & 1 << last;
         }
         self.pieces = Some(lines);
     }
@@ -1133,6 +1209,9 @@ impl<'t> Sweep<'t> {
         let need = usize::from(o.need());
         if need == usize::from(NEVER) {
             return u8::MAX;
+        }
+        if o.need() == PENDING {
+            return 1;
         }
         // Positions p + 1 ..= need (the line has at most 14).
         let no_card = &self.no_card[usize::from(o.suit())];
@@ -1720,6 +1799,26 @@ impl<'t> Sweep<'t> {
             .unwrap_or(NEVER)
     }
 
+    /// Whether runs of suit `s` keep whether they hold a token: only
+    /// where a table run with a joker may keep them waiting for one
+    /// ([`PENDING`]); elsewhere the bit would only split alike states.
+    fn tracks_tokens(&self, s: u8) -> bool {
+        self.pieces
+            .as_ref()
+            .is_some_and(|pc| pc.pending[usize::from(s)] != 0)
+    }
+
+    /// `need` of a run of suit `s` that has just taken the last natural
+    /// card of an original run, at position `p`: 0, it holds it;
+    /// [`PENDING`] where the sweep honours pieces, every table run that
+    /// ends there has a joker and the run has no token yet (`has_tok`).
+    fn held_at(&self, s: usize, has_tok: bool, p: usize) -> u8 {
+        match &self.pieces {
+            Some(pc) if !has_tok && pc.pending[s] >> p & 1 == 1 => PENDING,
+            _ => 0,
+        }
+    }
+
     /// The run after a card at position `p` joined it (a run that holds a
     /// whole original run forgets where that was: `need` 0).
     fn grown(&self, o: Open, natural: bool, p: usize) -> Open {
@@ -1727,8 +1826,17 @@ impl<'t> Sweep<'t> {
         // natural card; a token breaks every original run it falls in, so
         // only those starting after it are left to hold.
         let covered = o.need() == 0 || (natural && usize::from(o.need()) == p);
-        let need = if covered {
+        let need = if o.need() == 0 {
             0
+        } else if covered {
+            self.held_at(usize::from(o.suit()), o.has_tok(), p)
+        } else if o.need() == PENDING {
+            let swapped = natural
+                && self
+                    .pieces
+                    .as_ref()
+                    .is_some_and(|pc| pc.swap_held[usize::from(o.suit())] >> p & 1 == 1);
+            if natural && !swapped { PENDING } else { 0 }
         } else if natural || self.relaxation {
             o.need()
         } else {
@@ -1754,7 +1862,7 @@ impl<'t> Sweep<'t> {
         } else {
             len
         };
-        let g = Open::new(
+        let mut g = Open::new(
             o.suit(),
             len,
             o.nat() || natural,
@@ -1762,6 +1870,13 @@ impl<'t> Sweep<'t> {
             tail_tok,
             o.to_end(),
         );
+        if self.tracks_tokens(o.suit()) && (o.has_tok() || !natural) {
+            g = g.with_tok();
+        }
+        // The token that a pending run needed is no spare one either.
+        if o.need() == PENDING && !natural && tail_tok {
+            g = self.untailed(g);
+        }
         // A bare run stays bare unless the card may be a hand card; it
         // strays where a natural leaves the span of every table run it
         // could be a piece of. (Not a token: the sweep puts a run's tokens
@@ -1778,12 +1893,7 @@ impl<'t> Sweep<'t> {
                 if hand && o.stray() && !natural {
                     // The token it needed is no spare one (which the
                     // sweep leaves off a run's end, `end_cost`).
-                    let len = if self.lengths_capped() {
-                        g.len().min(self.t.min_len as u8)
-                    } else {
-                        g.len()
-                    };
-                    Open::new(g.suit(), len, true, g.need(), false, g.to_end())
+                    self.untailed(g)
                 } else if hand {
                     g
                 } else {
@@ -1792,6 +1902,19 @@ impl<'t> Sweep<'t> {
             }
             _ => g,
         }
+    }
+
+    /// Run `g`, grown by a token it needed (a stray run's hand card, a
+    /// pending run's joker), as one whose last card is no spare token:
+    /// it may end there.
+    fn untailed(&self, g: Open) -> Open {
+        let len = if self.lengths_capped() {
+            g.len().min(self.t.min_len as u8)
+        } else {
+            g.len()
+        };
+        let u = Open::new(g.suit(), len, true, g.need(), false, g.to_end());
+        if g.has_tok() { u.with_tok() } else { u }
     }
 
     /// A run starting at position `p` of suit `s`.
@@ -1808,7 +1931,14 @@ impl<'t> Sweep<'t> {
                 need
             }
         };
-        let o = Open::new(s as u8, 1, natural, need, !natural, !natural);
+        let mut o = Open::new(s as u8, 1, natural, need, !natural, !natural);
+        if self.pieces.is_some() {
+            if natural && need == 0 {
+                o = Open::new(s as u8, 1, natural, self.held_at(s, false, p), false, false);
+            } else if !natural && self.tracks_tokens(s as u8) {
+                o = o.with_tok();
+            }
+        }
         // A natural no hand card has makes a bare run (a token counts as
         // a hand card, which only asks less): not one the line's start
         // counts exactly (see `exact_from_start`).
@@ -1940,8 +2070,9 @@ impl<'t> Sweep<'t> {
         opens: &[Open],
         (avail, budget): (u8, u8),
     ) -> Option<Rc<[SuitChoice]>> {
-        let key = (!self.every_choice && opens.len() <= CHOICES_KEY_RUNS)
-            .then(|| choices_key(p, s, opens, avail, budget));
+        let key =
+            (!self.every_choice && opens.len() <= CHOICES_KEY_RUNS && avail < 8 && budget < 8)
+                .then(|| choices_key(p, s, opens, avail, budget));
         if let Some(found) = key.and_then(|k| self.choices_memo.get(&k)) {
             return Some(Rc::clone(found));
         }
@@ -2028,9 +2159,17 @@ impl<'t> Sweep<'t> {
                 n += 1;
             }
         }
+        let most = if self.pieces.is_some() {
+            MAX_OPEN_PIECES
+        } else {
+            MAX_OPEN
+        };
+        if n > most {
+            return false;
+        }
         if p < self.len {
             for i in 0..c.start_nat + c.start_tok {
-                if n == MAX_OPEN {
+                if n == most {
                     return false;
                 }
                 c.runs[n] = self.started(s, p, i < c.start_nat);
@@ -2737,6 +2876,14 @@ struct PieceLines {
     /// Per suit: the positions that lie within one table run's span
     /// together with the position before.
     pair: [u16; 5],
+    /// Per suit: the position where the last original run ends (its last
+    /// natural card), where every one that ends there had a joker (see
+    /// [`PENDING`]).
+    pending: [u16; 5],
+    /// Per suit: the positions of jokers after a table run's last natural
+    /// card that a choice may exchange: a natural there ends a pending
+    /// run's wait as a token does.
+    swap_held: [u16; 5],
     /// The table's sets: rank and cards per suit.
     sets: SmallVec<[(usize, [u8; 5]); 8]>,
 }
@@ -2800,15 +2947,16 @@ impl Pool {
 const CHOICES_KEY_RUNS: usize = 7;
 
 /// The key of a suit's choices: its open runs (at most
-/// [`CHOICES_KEY_RUNS`], 15 bits each), their number, the position, the
-/// suit, the natural copies and the tokens left.
+/// [`CHOICES_KEY_RUNS`], 16 bits each), their number, the position, the
+/// suit, the natural copies and the tokens left (3 bits each: the caller
+/// keys no choices where they do not fit).
 fn choices_key(p: usize, s: usize, opens: &[Open], avail: u8, budget: u8) -> u128 {
-    let runs = opens.iter().fold(0u128, |k, o| k << 15 | u128::from(o.0));
-    runs | (opens.len() as u128) << 105
-        | (p as u128) << 108
-        | (s as u128) << 112
-        | u128::from(avail) << 116
-        | u128::from(budget) << 120
+    let runs = opens.iter().fold(0u128, |k, o| k << 16 | u128::from(o.0));
+    runs | (opens.len() as u128) << 112
+        | (p as u128) << 115
+        | (s as u128) << 119
+        | u128::from(avail) << 122
+        | u128::from(budget) << 125
 }
 
 /// The set vectors under `t` with at most `most` copies per suit (the
