@@ -111,6 +111,13 @@ const BOUNDS_AFTER_NATURAL: u64 = 500;
 /// unchanged (the same start at every size cost +2 / +7 / +10 % at ~40 /
 /// 30 / 20). Same answers.
 const BOUNDS_FROM_START_CARDS: u32 = 60;
+/// From this many natural cards on, a sweep that honours pieces (the
+/// robbing floor, [`Sweep::demand_pieces`]) uses bounds from its first
+/// state. Measured on the `raeuber` rows of `rearrange_stats` (a ~30 table
+/// and a 14-card hand hold about 44): the ~30 row's median 1.68 -> 1.48
+/// ms, the ~20 row's (about 34 cards) unchanged, where 36 made it 5 %
+/// slower; bounds from the start everywhere, 0.53 -> 0.59 ms there.
+const PIECES_BOUNDS_FROM_CARDS: u32 = 40;
 /// Entries of the table of recent set choices: 2^this.
 const RECENT_SETS_BITS: u32 = 8;
 /// Entries of the table of recent cheapest set choices: 2^this.
@@ -1022,6 +1029,9 @@ impl<'t> Sweep<'t> {
             *pending &= !plain & 1 << last;
         }
         self.pieces = Some(lines);
+        if self.counts.iter().map(|&c| u32::from(c)).sum::<u32>() >= PIECES_BOUNDS_FROM_CARDS {
+            self.bounds_after = (0, 0);
+        }
     }
 
     /// Prune with bounds from the relaxation of this sweep (a copy that
