@@ -1868,6 +1868,7 @@ impl<'r> PartitionSolver<'r> {
         unit: u32,
         tokens: usize,
         limits: (u64, Option<std::time::Instant>),
+        pieces: Option<&Pieces>,
     ) -> Option<Relaxation<'_>> {
         let t = &self.tables;
         if !sweep::Sweep::applies(t) {
@@ -1876,6 +1877,9 @@ impl<'r> PartitionSolver<'r> {
         let mut sweep =
             sweep::Sweep::new(t, counts, optional, unit, CHANGE_SCALE, tokens, &[], limits)?;
         sweep.relax();
+        if let Some(pieces) = pieces {
+            sweep.demand_pieces(pieces);
+        }
         Some(Relaxation {
             sweep,
             line: t.line[t.suits[0]].clone(),

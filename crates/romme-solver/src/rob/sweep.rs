@@ -47,8 +47,9 @@
 //! more, those that the hand cards ahead which no original can take force,
 //! less one for each such card left in the hand at a card's cost) plus the
 //! value of free rearrangement's relaxation for the cards still to come (no
-//! changes, every run that could be open is open;
-//! [`crate::partition::Relaxation`]) with the wild tokens still free and
+//! changes, every run that could be open is open, a meld without a hand
+//! card a piece of one table meld, read by faces;
+//! [`crate::partition::Relaxation`], [`crate::partition::Pieces`]) with the wild tokens still free and
 //! the aces gone to the low end: at a position's start, for the cards from
 //! there on; inside a position (between two suits, or after a rank's
 //! original sets), for the cards from the next position on, the least over
@@ -103,7 +104,7 @@ use romme_core::ruleset::{Limit, SetSuits, WildShare};
 
 use super::{RobProblem, Robbed};
 use crate::deadline::Clock;
-use crate::partition::{CHANGE_SCALE, FACES, Relaxation};
+use crate::partition::{CHANGE_SCALE, FACES, Pieces, Relaxation};
 use crate::rearrange::RearrangeError;
 
 /// No finite cost.
@@ -1103,6 +1104,26 @@ impl<'p, 'a> RobSweep<'p, 'a> {
         let tokens = i16::from(hand_jokers) + i16::from(table_jokers);
         let mut optional = [0u8; FACES];
         optional.copy_from_slice(&hand_count);
+        // What robbing asks of the melds still to come (a meld without a
+        // hand card is a piece of one table meld), read by faces.
+        let pieces = Pieces {
+            hand: std::array::from_fn(|f| hand_count[f] > 0),
+            hand_wild: hand_jokers > 0 || !p.swaps.is_empty(),
+            melds: p
+                .table
+                .iter()
+                .map(|meld| {
+                    meld.iter()
+                        .filter_map(|c| {
+                            let wild = c.stands_for.is_some() || checker.is_wild(c.card);
+                            c.stands_for
+                                .or(c.card.face())
+                                .map(|f| (f.index(), wild, false))
+                        })
+                        .collect()
+                })
+                .collect(),
+        };
         let relaxation = p
             .solver
             .relaxation(
@@ -1111,6 +1132,7 @@ impl<'p, 'a> RobSweep<'p, 'a> {
                 p.unit,
                 tokens as usize,
                 (node_limit, p.deadline),
+                Some(&pieces),
             )
             .filter(|r| {
                 r.line.len() == len
