@@ -965,16 +965,23 @@ impl<'t> Sweep<'t> {
                 continue;
             };
             let faces: SmallVec<[usize; 16]> = meld.iter().map(|&(f, _, _)| f).collect();
+            // A piece's natural cards are the meld's: a natural where the
+            // meld has a wild card came from elsewhere.
             if faces.iter().all(|&f| f % 13 == first % 13) {
                 let mut suits = [0u8; 5];
-                for &f in &faces {
-                    suits[f / 13] += 1;
+                for &(f, w, _) in meld {
+                    suits[f / 13] += u8::from(!w);
                 }
                 lines.sets.push((first % 13, suits));
             } else if let Some((s, lo, hi, _)) = t.run_positions(&faces) {
                 let span = ((1u32 << (hi + 1)) - (1u32 << lo)) as u16;
-                lines.cover[s] |= span;
-                lines.pair[s] |= span & !(1 << lo);
+                let naturals = meld
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &(_, w, _))| !w)
+                    .fold(0u16, |m, (i, _)| m | 1 << (lo + i));
+                lines.cover[s] |= naturals;
+                lines.pair[s] |= naturals & span & !(1 << lo);
                 // Its cards lie at `lo`, `lo + 1`, ... A joker that a
                 // choice may exchange is held by the natural in its place
                 // too: after the last natural card, the natural ends a
@@ -2892,10 +2899,10 @@ struct PieceLines {
     hand: [u16; 5],
     /// Whether a wild token may be a hand card.
     hand_wild: bool,
-    /// Per suit: the positions within a table run's span.
+    /// Per suit: the positions of a table run's natural cards.
     cover: [u16; 5],
-    /// Per suit: the positions that lie within one table run's span
-    /// together with the position before.
+    /// Per suit: the positions of a table run's natural cards that lie
+    /// within its span together with the position before.
     pair: [u16; 5],
     /// Per suit: the position where the last original run ends (its last
     /// natural card), where every one that ends there had a joker (see
@@ -2905,7 +2912,7 @@ struct PieceLines {
     /// card that a choice may exchange: a natural there ends a pending
     /// run's wait as a token does.
     swap_held: [u16; 5],
-    /// The table's sets: rank and cards per suit.
+    /// The table's sets: rank and natural cards per suit.
     sets: SmallVec<[(usize, [u8; 5]); 8]>,
 }
 
