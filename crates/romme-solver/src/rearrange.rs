@@ -464,11 +464,32 @@ pub(crate) fn rearrange_tuned(
                                     // ends the search).
                                     let best_cost = incumbent_of(&best);
                                     let (floor_c, hint) = floors[c].clone().unwrap_or((0, None));
-                                    if exchanged && floor_c <= best_cost && !late() {
+                                    // The floor of this choice with its
+                                    // jokers kept (no exchange to read as
+                                    // possible): above that cost, no such
+                                    // turn exists.
+                                    let strict = if exchanged && floor_c <= best_cost && !late() {
+                                        Some(free_floor(
+                                            rules,
+                                            round,
+                                            &checker,
+                                            solver,
+                                            on_table,
+                                            hand_now,
+                                            &originals,
+                                            &[],
+                                            arrange_for(best_cost.saturating_add(1)),
+                                        )?)
+                                    } else {
+                                        None
+                                    };
+                                    if let Some((strict, strict_hint)) =
+                                        strict.filter(|(f, _)| *f <= best_cost)
+                                    {
                                         let tie = RobProblem {
                                             incumbent: best_cost.saturating_add(1),
-                                            floor: floor_c.max(best_cost),
-                                            hint,
+                                            floor: strict.max(floor_c).max(best_cost),
+                                            hint: strict_hint.or(hint),
                                             swaps: &[],
                                             ..problem
                                         };
