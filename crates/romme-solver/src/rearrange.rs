@@ -1113,6 +1113,29 @@ mod tests {
         assert_eq!(floor, optimum);
     }
 
+    /// A table set gives one piece: where the free optimum kept 7c 7d 7h
+    /// and made a second 7c 7d 7h of the sevens of three runs (a
+    /// `rearrange_stats` position), robbing cannot, and neither can the
+    /// floor.
+    #[test]
+    fn two_sets_without_a_hand_card_are_pieces_of_two_table_sets() {
+        let table = [
+            "7c 8c *=9c 10c",
+            "Kc Kd Kh",
+            "7c 7d 7h",
+            "*=Kc Kd Kh Ks",
+            "Qc Qd Qh",
+            "9s 10s Js Qs",
+            "4h 5h 6h 7h",
+            "7d 8d *=9d",
+            "5c 5d 5h 5s",
+        ];
+        let hand = "4c 4s 3c 6s Ac 8s As 10h 2s 4c Qh 6c 10s 10d";
+        let (floor, optimum) = floor_and_optimum(&table, hand, &[]);
+        assert_eq!(optimum, (2, 8));
+        assert_eq!(floor, optimum);
+    }
+
     /// 5c and 6c, robbed for 4d 5d 6d and 5h 6h 7h, join 2c 3c 4c with
     /// the hand's joker, its only hand card: the floor's sweep leaves a
     /// spare token off a run's end, but not the one such a run needs.

@@ -2860,15 +2860,17 @@ impl<'t> Sweep<'t> {
             }
             sets.push((v, w));
             let changed = !kept && !self.relaxation;
-            self.sets_rec(
-                p,
-                rank,
-                rest,
-                budget,
-                (sets, i + 1),
-                changes + u64::from(changed),
-                out,
-            );
+            if self.pieces_fit(p, rank, sets) {
+                self.sets_rec(
+                    p,
+                    rank,
+                    rest,
+                    budget,
+                    (sets, i + 1),
+                    changes + u64::from(changed),
+                    out,
+                );
+            }
             sets.pop();
             // The same naturals with the tokens beyond the minimum length
             // that hold such an original whole (a set with its wild cards
@@ -2884,7 +2886,9 @@ impl<'t> Sweep<'t> {
                     .min();
                 if let Some(j) = more {
                     sets.push((v, j));
-                    self.sets_rec(p, rank, rest, budget, (sets, i + 1), changes, out);
+                    if self.pieces_fit(p, rank, sets) {
+                        self.sets_rec(p, rank, rest, budget, (sets, i + 1), changes, out);
+                    }
                     sets.pop();
                 }
             }
@@ -2924,16 +2928,60 @@ impl Sweep<'_> {
         let Some(pc) = &self.pieces else {
             return true;
         };
-        let hand = (w > 0 && pc.hand_wild)
-            || self
-                .t
-                .suits
+        Self::may_hold_hand(pc, self.t, p, v, w)
+            || pc
+                .sets
                 .iter()
-                .any(|&s| v[s] > 0 && pc.hand[s] >> p & 1 == 1);
-        hand || pc
+                .any(|&(r, o)| r == rank && (0..5).all(|s| v[s] <= o[s]))
+    }
+
+    /// Whether a set of `v` copies per suit and `w` tokens at position `p`
+    /// may hold a hand card: a face the hand has, or a token where the hand
+    /// has a wild card.
+    fn may_hold_hand(pc: &PieceLines, t: &Tables, p: usize, v: [u8; 5], w: u8) -> bool {
+        (w > 0 && pc.hand_wild)
+            || t.suits
+                .iter()
+                .any(|&s| v[s] > 0 && pc.hand[s] >> p & 1 == 1)
+    }
+
+    /// Whether the sets `sets` at position `p` (of `rank`) that hold no
+    /// card that may be the hand's can each be a piece of a different
+    /// table set (a table set leaves one piece: two sets of its naturals
+    /// take copies of the same faces from other melds).
+    fn pieces_fit(&self, p: usize, rank: usize, sets: &RankSets) -> bool {
+        let Some(pc) = &self.pieces else {
+            return true;
+        };
+        let bare: SmallVec<[[u8; 5]; 4]> = sets
+            .iter()
+            .filter(|&&(v, w)| !Self::may_hold_hand(pc, self.t, p, v, w))
+            .map(|&(v, _)| v)
+            .collect();
+        if bare.len() < 2 {
+            return true;
+        }
+        let tables: SmallVec<[[u8; 5]; 4]> = pc
             .sets
             .iter()
-            .any(|&(r, o)| r == rank && (0..5).all(|s| v[s] <= o[s]))
+            .filter(|&&(r, _)| r == rank)
+            .map(|&(_, o)| o)
+            .collect();
+        if bare.len() > tables.len() || tables.len() > 16 {
+            return bare.len() <= tables.len();
+        }
+        // Each bare set to a table set of its suits, no two to the same.
+        fn assign(bare: &[[u8; 5]], tables: &[[u8; 5]], used: u16) -> bool {
+            let Some((v, rest)) = bare.split_first() else {
+                return true;
+            };
+            tables.iter().enumerate().any(|(j, o)| {
+                used >> j & 1 == 0
+                    && (0..5).all(|s| v[s] <= o[s])
+                    && assign(rest, tables, used | 1 << j)
+            })
+        }
+        assign(&bare, &tables, 0)
     }
 }
 
