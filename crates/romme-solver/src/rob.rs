@@ -1944,7 +1944,9 @@ mod tests {
     /// a valid turn (`finish` checks each meld and the hand), never cheaper
     /// than the proven optimum and never dearer than the branch and bound's
     /// alone with the same nodes (it searches the same tree with a better
-    /// turn to beat); on some positions it is cheaper.
+    /// turn to beat); on some positions it is cheaper. (Twelve positions:
+    /// once the sweep's bound read robbing's pieces, ten of them stopped it
+    /// only nine times; twelve stop it thirteen.)
     #[test]
     fn a_stopped_sweep_hands_over_the_cheapest_turn_it_met() {
         let Some(Ok(rules)) = presets::load("raeuber") else {
@@ -1953,7 +1955,7 @@ mod tests {
         let solver = PartitionSolver::new(&rules, None).expect("solver");
         let key = |c: Cost| (c.1, std::cmp::Reverse(c.2), c.3);
         let (mut better, mut stopped) = (0, 0);
-        for seed in 0..10u64 {
+        for seed in 0..12u64 {
             let (table, hand) = positions::position(seed * 7919 + 30, 30, true);
             let cost = |nodes, tuning| cost(&solver, (&table, &hand), nodes, tuning);
             let swept = Tuning {

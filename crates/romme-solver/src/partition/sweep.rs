@@ -157,11 +157,12 @@ const MAX_OPEN_PIECES: usize = 15;
 /// more bits between the suit and the length: whether the run holds a
 /// token (a table run with a joker is held whole only with one, `need`
 /// [`PENDING`] until it comes), and whether it is *bare*, without a card
-/// that may be the hand's so far; a bare run always holds a natural card,
+/// that may be the hand's so far. A bare run always holds a natural card,
 /// so its natural bit says instead whether it has left the span of every
-/// table run of its suit (it is *stray*: it needs a hand card before it
-/// ends). Runs of other sweeps never set them, so their states' keys pack
-/// 14 bits a run.
+/// table run that spans its start (it is *stray*: it needs a hand card
+/// before it ends), and its `need` field holds where it started (whether
+/// it is all of a table run is read at its end). Runs of other sweeps
+/// never set them, so their states' keys pack 14 bits a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Hash)]
 struct Open(u16);
 
@@ -944,8 +945,10 @@ impl<'t> Sweep<'t> {
         let mut lines = PieceLines {
             hand: [0; 5],
             hand_wild: pieces.hand_wild,
-            cover: [0; 5],
-            pair: [0; 5],
+            within: [[0; 16]; 5],
+            plain_runs: SmallVec::new(),
+            jokered_runs: SmallVec::new(),
+            token_suits: 0,
             pending: [0; 5],
             swap_held: [0; 5],
             sets: SmallVec::new(),
@@ -980,8 +983,9 @@ impl<'t> Sweep<'t> {
                     .enumerate()
                     .filter(|&(_, &(_, w, _))| !w)
                     .fold(0u16, |m, (i, _)| m | 1 << (lo + i));
-                lines.cover[s] |= naturals;
-                lines.pair[s] |= naturals & span & !(1 << lo);
+                for a in lo..=hi {
+                    lines.within[s][a] |= naturals & span & !((1u16 << a) - 1);
+                }
                 // Its cards lie at `lo`, `lo + 1`, ... A joker that a
                 // choice may exchange is held by the natural in its place
                 // too: after the last natural card, the natural ends a
@@ -1011,8 +1015,7 @@ impl<'t> Sweep<'t> {
             } else if let Some(s) = Some(first / 13).filter(|&s| s < 5) {
                 // Faces not in a run's order: its suit is read as covered
                 // everywhere, which asks less.
-                lines.cover[s] = u16::MAX;
-                lines.pair[s] = u16::MAX;
+                lines.within[s] = [u16::MAX; 16];
             }
         }
         let mut plain = [0u16; 5];
@@ -1024,8 +1027,13 @@ impl<'t> Sweep<'t> {
                 Some(i) => {
                     jokered.swap_remove(i);
                     lines.pending[usize::from(s)] |= bit;
+                    lines.jokered_runs.push((s, a, b));
+                    lines.token_suits |= 1 << s;
                 }
-                None => plain[usize::from(s)] |= bit,
+                None => {
+                    plain[usize::from(s)] |= bit;
+                    lines.plain_runs.push((s, a, b));
+                }
             }
         }
         // Where an original ends later, the run may still hold that one:
@@ -1234,6 +1242,11 @@ impl<'t> Sweep<'t> {
     /// With more than the tokens left, it is a changed meld whenever it
     /// ends.
     fn gaps(&self, o: Open, p: usize) -> u8 {
+        // (A bare run's `need` is where it starts: it may still be all of
+        // a table run.)
+        if o.bare() {
+            return 0;
+        }
         let need = usize::from(o.need());
         if need == usize::from(NEVER) {
             return u8::MAX;
@@ -1828,12 +1841,13 @@ impl<'t> Sweep<'t> {
     }
 
     /// Whether runs of suit `s` keep whether they hold a token: only
-    /// where a table run with a joker may keep them waiting for one
-    /// ([`PENDING`]); elsewhere the bit would only split alike states.
+    /// where a table run of the suit has a joker that must stay one (held
+    /// whole only with a token, [`PENDING`], [`Sweep::bare_holds`]);
+    /// elsewhere the bit would only split alike states.
     fn tracks_tokens(&self, s: u8) -> bool {
         self.pieces
             .as_ref()
-            .is_some_and(|pc| pc.pending[usize::from(s)] != 0)
+            .is_some_and(|pc| pc.token_suits >> s & 1 == 1)
     }
 
     /// `need` of a run of suit `s` that has just taken the last natural
@@ -1850,6 +1864,11 @@ impl<'t> Sweep<'t> {
     /// The run after a card at position `p` joined it (a run that holds a
     /// whole original run forgets where that was: `need` 0).
     fn grown(&self, o: Open, natural: bool, p: usize) -> Open {
+        if o.bare() {
+            if let Some(pc) = &self.pieces {
+                return self.grown_bare(pc, o, natural, p);
+            }
+        }
         // An original run is held when its last position joins as a
         // natural card; a token breaks every original run it falls in, so
         // only those starting after it are left to hold.
@@ -1905,31 +1924,95 @@ impl<'t> Sweep<'t> {
         if o.need() == PENDING && !natural && tail_tok {
             g = self.untailed(g);
         }
-        // A bare run stays bare unless the card may be a hand card; it
-        // strays where a natural leaves the span of every table run it
-        // could be a piece of. (Not a token: the sweep puts a run's tokens
-        // after its naturals where a piece may have its joker before
-        // them.)
-        match &self.pieces {
-            Some(pc) if o.bare() => {
-                let s = usize::from(o.suit());
-                let hand = if natural {
-                    pc.hand[s] >> p & 1 == 1
-                } else {
-                    pc.hand_wild
-                };
-                if hand && o.stray() && !natural {
-                    // The token it needed is no spare one (which the
-                    // sweep leaves off a run's end, `end_cost`).
-                    self.untailed(g)
-                } else if hand {
-                    g
-                } else {
-                    g.made_bare(o.stray() || natural && pc.pair[s] >> p & 1 == 0)
-                }
+        g
+    }
+
+    /// [`Sweep::grown`] for a bare run `o` (its `need` field holds where
+    /// it started, see [`Open`]). A card that may be the hand's makes it a
+    /// run like any other, with the `need` it would have (read leniently:
+    /// as if it had no token that broke an original). Else it stays bare;
+    /// it strays where a natural lies outside every table run that spans
+    /// its start. (Not a token: the sweep puts a run's tokens after its
+    /// naturals where a piece may have its joker before them.)
+    fn grown_bare(&self, pc: &PieceLines, o: Open, natural: bool, p: usize) -> Open {
+        let s = usize::from(o.suit());
+        let start = usize::from(o.need());
+        let hand = if natural {
+            pc.hand[s] >> p & 1 == 1
+        } else {
+            pc.hand_wild
+        };
+        if hand {
+            let need = self.need_from(pc, s, start, p, o.has_tok());
+            let mut plain = Open::new(o.suit(), o.len(), true, need, o.tail_tok(), o.to_end());
+            if o.has_tok() {
+                plain = plain.with_tok();
             }
-            _ => g,
+            let g = self.grown(plain, natural, p);
+            // The token a stray run needed is no spare one (which the
+            // sweep leaves off a run's end, `end_cost`).
+            return if o.stray() && !natural {
+                self.untailed(g)
+            } else {
+                g
+            };
         }
+        let len = (o.len() + 1).min(self.len_cap);
+        let tail_tok = !natural && usize::from(len) > self.t.min_len;
+        let len = if !tail_tok && self.lengths_capped() {
+            len.min(self.t.min_len as u8)
+        } else {
+            len
+        };
+        let stray = o.stray() || natural && pc.within[s][start] >> p & 1 == 0;
+        let mut g = Open::new(o.suit(), len, true, o.need(), tail_tok, o.to_end()).made_bare(stray);
+        if self.tracks_tokens(o.suit()) && (o.has_tok() || !natural) {
+            g = g.with_tok();
+        }
+        g
+    }
+
+    /// `need` of a run of suit `s` from position `start` whose cards up to
+    /// `p - 1` were bare: 0 where it holds a table run between them (with a
+    /// token, where that run had a joker and `has_tok`), [`PENDING`] where
+    /// it holds only one that waits for a token ([`Sweep::held_at`]), else
+    /// the first end of a table run from `start` on. Tokens that broke a
+    /// table run are not known: read as none, which asks less.
+    fn need_from(&self, pc: &PieceLines, s: usize, start: usize, p: usize, has_tok: bool) -> u8 {
+        let inside = |&&(os, a, b): &&(u8, u8, u8)| {
+            usize::from(os) == s && usize::from(a) >= start && usize::from(b) < p
+        };
+        if pc.plain_runs.iter().any(|r| inside(&r)) {
+            return 0;
+        }
+        let mut pending = false;
+        for &(_, _, b) in pc.jokered_runs.iter().filter(inside) {
+            if has_tok || pc.pending[s] >> b & 1 == 0 {
+                return 0;
+            }
+            pending = true;
+        }
+        if pending {
+            PENDING
+        } else {
+            self.need_for(s, start)
+        }
+    }
+
+    /// Whether a bare run of suit `s` from `start` to `last` holds a table
+    /// run whole (read by faces: a piece that is all of its table run).
+    fn bare_holds(
+        &self,
+        pc: &PieceLines,
+        s: usize,
+        start: usize,
+        last: usize,
+        has_tok: bool,
+    ) -> bool {
+        let inside = |&(os, a, b): &(u8, u8, u8)| {
+            usize::from(os) == s && usize::from(a) >= start && usize::from(b) <= last
+        };
+        pc.plain_runs.iter().any(inside) || has_tok && pc.jokered_runs.iter().any(inside)
     }
 
     /// Run `g`, grown by a token it needed (a stray run's hand card, a
@@ -1974,7 +2057,9 @@ impl<'t> Sweep<'t> {
             Some(pc)
                 if natural && pc.hand[s] >> p & 1 == 0 && !(self.exact_from_start && p == 0) =>
             {
-                o.made_bare(pc.cover[s] >> p & 1 == 0)
+                // (Its `need` field holds where it starts.)
+                Open::new(s as u8, 1, true, p as u8, false, false)
+                    .made_bare(pc.within[s][p] >> p & 1 == 0)
             }
             _ => o,
         }
@@ -1999,7 +2084,17 @@ impl<'t> Sweep<'t> {
             && !spare_tail
             && (!o.to_end() || no_room);
         // `need` 0: it holds an original (else it is still ahead, or never).
-        let changed = !self.relaxation && o.need() != 0;
+        let changed = !self.relaxation
+            && match &self.pieces {
+                Some(pc) if o.bare() => !self.bare_holds(
+                    pc,
+                    usize::from(o.suit()),
+                    usize::from(o.need()),
+                    last,
+                    o.has_tok(),
+                ),
+                _ => o.need() != 0,
+            };
         valid.then(|| u64::from(changed))
     }
 
@@ -2903,11 +2998,17 @@ struct PieceLines {
     hand: [u16; 5],
     /// Whether a wild token may be a hand card.
     hand_wild: bool,
-    /// Per suit: the positions of a table run's natural cards.
-    cover: [u16; 5],
-    /// Per suit: the positions of a table run's natural cards that lie
-    /// within its span together with the position before.
-    pair: [u16; 5],
+    /// Per suit and position `a`: the positions of a table run's natural
+    /// cards where that run's span holds `a` too (a bare run from `a` may
+    /// take a natural there).
+    within: [[u16; 16]; 5],
+    /// The original runs (suit, first and last natural position) without
+    /// a joker that must stay one, and with one ([`PENDING`]).
+    plain_runs: SmallVec<[(u8, u8, u8); 16]>,
+    jokered_runs: SmallVec<[(u8, u8, u8); 8]>,
+    /// Suits with a table run that has a joker (their runs keep whether
+    /// they hold a token).
+    token_suits: u8,
     /// Per suit: the position where the last original run ends (its last
     /// natural card), where every one that ends there had a joker (see
     /// [`PENDING`]).
