@@ -28,8 +28,9 @@
 //! * Räuber robbing (`rearrange = "rob"`) is searched by the private `rob` module
 //!   (its module documents the readings), steered and floored by the
 //!   free optimum with the table's jokers handed to the player (an
-//!   original set held whole there only with a token for each joker, as
-//!   in the turn; see `free_floor`). Exchanges of
+//!   original meld held whole there only with a token for its jokers, and
+//!   a meld without a hand card a piece of one table meld, as in the turn,
+//!   read by faces; see `free_floor`). Exchanges of
 //!   run jokers are decided inside its sweep, one search for every choice
 //!   of them (the turn without them still wins a tie; among turns with
 //!   exchanges of the same cost, which one is answered is fixed but not

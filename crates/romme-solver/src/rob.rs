@@ -37,7 +37,10 @@
 //!   robbing turn: its melds that take hand cards become new melds, their
 //!   table cards robbed from every meld that could give them. Where what
 //!   stays is valid, the search starts with that turn as its best, and is
-//!   done when it reaches the floor.
+//!   done when it reaches the floor. (That optimum already asks, by faces,
+//!   that a meld without a hand card be a piece of one table meld,
+//!   [`crate::partition::Pieces`]: the floor is higher and the hint plays
+//!   as a turn more often.)
 //! * **Narrow first passes** trying only the first one or two candidates at
 //!   each node, so that a good turn is known before the full search
 //!   descends.
