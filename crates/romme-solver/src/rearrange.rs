@@ -372,6 +372,22 @@ pub(crate) fn rearrange_tuned(
                 if tuning.exchange_floor && floor_without.is_some_and(|f| f >= incumbent) {
                     break;
                 }
+                // This choice's floor and hint, reading as possible the
+                // exchanges `exchangeable` (see `free_floor`), to beat
+                // `incumbent`.
+                let floor_with = |exchangeable: &[usize], incumbent: u64| {
+                    free_floor(
+                        rules,
+                        round,
+                        &checker,
+                        solver,
+                        on_table,
+                        hand_now,
+                        &originals,
+                        exchangeable,
+                        arrange_for(incumbent),
+                    )
+                };
                 // This choice's robbing problem; the searches below set
                 // their floor, hint, tuning and exchanges.
                 let now = melds_of(on_table, table.len());
@@ -405,17 +421,7 @@ pub(crate) fn rearrange_tuned(
                         // Their least floor is this one's: an exchange
                         // adds no turn (see `free_floor`).
                         if floors[c].is_none() {
-                            floors[c] = Some(free_floor(
-                                rules,
-                                round,
-                                &checker,
-                                solver,
-                                on_table,
-                                hand_now,
-                                &originals,
-                                &exchanges,
-                                arrange_for(incumbent),
-                            )?);
+                            floors[c] = Some(floor_with(&exchanges, incumbent)?);
                         }
                         let floor = floors[c].as_ref().map_or(0, |f| f.0);
                         if c == 0 {
@@ -470,17 +476,7 @@ pub(crate) fn rearrange_tuned(
                                     // possible): above that cost, no such
                                     // turn exists.
                                     let strict = if exchanged && floor_c <= best_cost && !late() {
-                                        Some(free_floor(
-                                            rules,
-                                            round,
-                                            &checker,
-                                            solver,
-                                            on_table,
-                                            hand_now,
-                                            &originals,
-                                            &[],
-                                            arrange_for(best_cost.saturating_add(1)),
-                                        )?)
+                                        Some(floor_with(&[], best_cost.saturating_add(1))?)
                                     } else {
                                         None
                                     };
@@ -527,17 +523,7 @@ pub(crate) fn rearrange_tuned(
                     let (floor, hint) = match known {
                         Some(known) => known.clone(),
                         None => {
-                            let known = free_floor(
-                                rules,
-                                round,
-                                &checker,
-                                solver,
-                                on_table,
-                                hand_now,
-                                &originals,
-                                &exchanges,
-                                arrange_for(incumbent),
-                            )?;
+                            let known = floor_with(&exchanges, incumbent)?;
                             floors[c] = Some(known.clone());
                             known
                         }
@@ -1042,6 +1028,15 @@ mod tests {
         (split(floor), split(optimum))
     }
 
+    /// That the robbing optimum of `table` and `hand` (no exchange) is
+    /// `expected` (cards left, changed melds) and that the floor reaches
+    /// it.
+    fn floor_reaches(table: &[&str], hand: &str, expected: (u64, u64)) {
+        let (floor, optimum) = floor_and_optimum(table, hand, &[]);
+        assert_eq!(optimum, expected, "the optimum");
+        assert_eq!(floor, optimum, "the floor");
+    }
+
     /// A set whose joker is robbed is a changed meld (a piece of it stays):
     /// the floor, which hands the table's jokers to the player, counts the
     /// set as kept only where a token takes the joker's place. Kc Kd need
@@ -1050,9 +1045,7 @@ mod tests {
     /// as the original, the floor said one.
     #[test]
     fn a_set_robbed_of_its_joker_is_changed_in_the_floor_too() {
-        let (floor, optimum) = floor_and_optimum(&["4c 4d *=4h 4s", "5d 6d 7d"], "Kc Kd", &[]);
-        assert_eq!(optimum, (0, 2));
-        assert_eq!(floor, optimum);
+        floor_reaches(&["4c 4d *=4h 4s", "5d 6d 7d"], "Kc Kd", (0, 2));
     }
 
     /// Where the hand holds the natural the set's joker stands for, the
@@ -1075,9 +1068,7 @@ mod tests {
     /// placed. The floor reads the same.
     #[test]
     fn a_meld_of_table_cards_alone_is_a_piece_of_one_in_the_floor_too() {
-        let (floor, optimum) = floor_and_optimum(&["7c 7d 7h", "8c 9c 10c"], "5d 6d 5h 6h", &[]);
-        assert_eq!(optimum, (4, 0));
-        assert_eq!(floor, optimum);
+        floor_reaches(&["7c 7d 7h", "8c 9c 10c"], "5d 6d 5h 6h", (4, 0));
     }
 
     /// What stays of a table run may keep its joker before its naturals
@@ -1085,9 +1076,7 @@ mod tests {
     /// puts a run's tokens after them: no stricter than the turn.
     #[test]
     fn a_piece_may_keep_its_joker_in_front() {
-        let (floor, optimum) = floor_and_optimum(&["8d 9d *=10d Jd Qd"], "8c 8h 9c 9h", &[]);
-        assert_eq!(optimum, (0, 3));
-        assert_eq!(floor, optimum);
+        floor_reaches(&["8d 9d *=10d Jd Qd"], "8c 8h 9c 9h", (0, 3));
     }
 
     /// A run robbed of its joker is a changed meld, as a set is: Kc Kd
@@ -1095,9 +1084,7 @@ mod tests {
     /// by its naturals, the floor kept the run and said one change.
     #[test]
     fn a_run_robbed_of_its_joker_is_changed_in_the_floor_too() {
-        let (floor, optimum) = floor_and_optimum(&["6h 7h 8h *=9h", "5d 6d 7d"], "Kc Kd", &[]);
-        assert_eq!(optimum, (0, 2));
-        assert_eq!(floor, optimum);
+        floor_reaches(&["6h 7h 8h *=9h", "5d 6d 7d"], "Kc Kd", (0, 2));
     }
 
     /// Held whole, a run may hold its joker anywhere, declared anew: 4c
@@ -1106,12 +1093,8 @@ mod tests {
     /// sweep keeps the token that holds the run, no spare one.
     #[test]
     fn a_run_holds_its_joker_anywhere_in_the_floor_too() {
-        let (floor, optimum) = floor_and_optimum(&["6c 7c *=8c", "Kh Kd Ks"], "4c", &[]);
-        assert_eq!(optimum, (0, 0));
-        assert_eq!(floor, optimum);
-        let (floor, optimum) = floor_and_optimum(&["4d 5d 6d 7d *=8d", "Kh Kc Ks"], "3d", &[]);
-        assert_eq!(optimum, (0, 0));
-        assert_eq!(floor, optimum);
+        floor_reaches(&["6c 7c *=8c", "Kh Kd Ks"], "4c", (0, 0));
+        floor_reaches(&["4d 5d 6d 7d *=8d", "Kh Kc Ks"], "3d", (0, 0));
     }
 
     /// A table set gives one piece: where the free optimum kept 7c 7d 7h
@@ -1132,9 +1115,7 @@ mod tests {
             "5c 5d 5h 5s",
         ];
         let hand = "4c 4s 3c 6s Ac 8s As 10h 2s 4c Qh 6c 10s 10d";
-        let (floor, optimum) = floor_and_optimum(&table, hand, &[]);
-        assert_eq!(optimum, (2, 8));
-        assert_eq!(floor, optimum);
+        floor_reaches(&table, hand, (2, 8));
     }
 
     /// 5c and 6c, robbed for 4d 5d 6d and 5h 6h 7h, join 2c 3c 4c with
@@ -1142,9 +1123,6 @@ mod tests {
     /// spare token off a run's end, but not the one such a run needs.
     #[test]
     fn a_run_of_table_cards_may_take_the_hands_joker_last() {
-        let (floor, optimum) =
-            floor_and_optimum(&["2c 3c 4c", "5c 5d 5h", "6c 6d 6h"], "* 4d 7h", &[]);
-        assert_eq!(optimum, (0, 2));
-        assert_eq!(floor, optimum);
+        floor_reaches(&["2c 3c 4c", "5c 5d 5h", "6c 6d 6h"], "* 4d 7h", (0, 2));
     }
 }
