@@ -830,9 +830,10 @@ pub(crate) struct Arrange {
 /// sweep ([`sweep`]) reads it by faces, which makes it a relaxation, never
 /// stricter than robbing: a meld holds a hand card where it holds a face
 /// of which the hand has a copy (or a wild token, where the hand has a
-/// wild card); a run without one must lie within the span of table runs
-/// of its suit, each two neighbouring positions within one's, and a set
-/// without one within the suits of a table set of its rank. A run holds a
+/// wild card or may get one by an exchange); a run without one must have
+/// its natural cards where a table run of its suit that spans its start
+/// has natural cards, and the sets without one at a rank must lie within
+/// the natural suits of different table sets of that rank. A run holds a
 /// table run with a joker whole only where it holds a token too (the
 /// joker, which may be declared anew anywhere in it).
 #[derive(Debug, Clone)]

@@ -49,8 +49,9 @@
 //! value of free rearrangement's relaxation for the cards still to come (no
 //! changes, every run that could be open is open, a meld without a hand
 //! card a piece of one table meld, read by faces;
-//! [`crate::partition::Relaxation`], [`crate::partition::Pieces`]) with the wild tokens still free and
-//! the aces gone to the low end: at a position's start, for the cards from
+//! [`crate::partition::Relaxation`], [`crate::partition::Pieces`]) with
+//! the wild tokens still free and the aces gone to the low end: at a
+//! position's start, for the cards from
 //! there on; inside a position (between two suits, or after a rank's
 //! original sets), for the cards from the next position on, the least over
 //! the tokens the rest of the position may take. A run that
