@@ -696,15 +696,24 @@ impl<'p, 'a> Search<'p, 'a> {
     /// they spent the whole budget on a ~30-card table.)
     fn pieces_coverable(&self, later: &[Vec<CardKind>]) -> bool {
         let min = usize::from(self.p.rules.melds.min_len);
+        // (Over the pieces' bit masks: collecting each piece's cards took
+        // about 7 % of the ~30 positions that end at the hint, `perf`.)
         (0..self.p.table.len())
             .filter(|&m| self.robbed[m] != 0)
             .all(|m| {
-                self.pieces(m).all(|piece| {
-                    piece.len() >= min
-                        || piece.iter().all(|&i| {
-                            let card = self.p.table[m][i].card;
-                            later.iter().any(|meld| meld.contains(&card))
-                        })
+                self.piece_masks(m).all(|piece| {
+                    if piece.count_ones() as usize >= min {
+                        return true;
+                    }
+                    let mut rest = piece;
+                    while rest != 0 {
+                        let card = self.p.table[m][rest.trailing_zeros() as usize].card;
+                        rest &= rest - 1;
+                        if !later.iter().any(|meld| meld.contains(&card)) {
+                            return false;
+                        }
+                    }
+                    true
                 })
             })
     }
