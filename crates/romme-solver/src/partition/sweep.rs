@@ -202,6 +202,12 @@ impl Open {
         self.0 & (NAT | BARE) != 0
     }
 
+    /// The code without the bits of pieces (see [`Open`]), 14 bits: for
+    /// a run that has none set.
+    fn code14(self) -> u16 {
+        self.0 >> 13 << 11 | self.0 & 0x7ff
+    }
+
     /// Whether the run holds a token (only where the sweep honours pieces).
     fn has_tok(self) -> bool {
         self.0 & HAS_TOK != 0
@@ -278,9 +284,7 @@ impl State {
         }
         let mut words = [0u64; 4];
         for (i, r) in self.open().iter().enumerate() {
-            // (Without the bits of pieces, which are 0.)
-            let code = r.0 >> 13 << 11 | r.0 & 0x7ff;
-            words[i / 4] |= u64::from(code) << (14 * (i % 4));
+            words[i / 4] |= u64::from(r.code14()) << (14 * (i % 4));
         }
         let mut misc = p as u32 | u32::from(self.used) << 4;
         for (i, &a) in self.aces_low.iter().enumerate() {
@@ -1872,10 +1876,9 @@ impl<'t> Sweep<'t> {
         // An original run is held when its last position joins as a
         // natural card; a token breaks every original run it falls in, so
         // only those starting after it are left to hold.
-        let covered = o.need() == 0 || (natural && usize::from(o.need()) == p);
         let need = if o.need() == 0 {
             0
-        } else if covered {
+        } else if natural && usize::from(o.need()) == p {
             self.held_at(usize::from(o.suit()), o.has_tok(), p)
         } else if o.need() == PENDING {
             let swapped = natural
@@ -1891,24 +1894,7 @@ impl<'t> Sweep<'t> {
             self.need_for(s, p + 1).min(self.hole_need[s][p])
         };
         let from_start = self.exact_from_start && usize::from(o.len()) == p;
-        let len = if from_start {
-            o.len() + 1
-        } else {
-            (o.len() + 1).min(self.len_cap)
-        };
-        // A trailing token matters only in a run longer than the minimum
-        // (it would be spare there); shorter runs forget it, so that runs
-        // alike in all else are one state.
-        let tail_tok = !natural && usize::from(len) > self.t.min_len;
-        // Without one, a run longer than the minimum may end and grows just
-        // like one of the minimum length: where lengths are capped anyway
-        // (not for a run counted exactly from the line's start) it is
-        // kept as one, which makes them one state too.
-        let len = if !from_start && !tail_tok && self.lengths_capped() {
-            len.min(self.t.min_len as u8)
-        } else {
-            len
-        };
+        let (len, tail_tok) = self.grown_len(o.len(), natural, from_start);
         let mut g = Open::new(
             o.suit(),
             len,
@@ -1925,6 +1911,35 @@ impl<'t> Sweep<'t> {
             g = self.untailed(g);
         }
         g
+    }
+
+    /// The length of a run of `len` cards grown by a natural card or a
+    /// token, and whether its last card is a token that matters. A
+    /// trailing token matters only in a run longer than the minimum (it
+    /// would be spare there); shorter runs forget it, so that runs alike in
+    /// all else are one state. Without one, a run longer than the minimum
+    /// may end and grows just like one of the minimum length: where lengths
+    /// are capped anyway (not for a run counted exactly from the line's
+    /// start, `from_start`) it is kept as one, which makes them one state
+    /// too.
+    fn grown_len(&self, len: u8, natural: bool, from_start: bool) -> (u8, bool) {
+        let len = if from_start {
+            len + 1
+        } else {
+            (len + 1).min(self.len_cap)
+        };
+        let tail_tok = !natural && usize::from(len) > self.t.min_len;
+        (self.kept_len(len, tail_tok, from_start), tail_tok)
+    }
+
+    /// `len` as the state keeps it where the run's last card is no token
+    /// that matters (see [`Sweep::grown_len`]).
+    fn kept_len(&self, len: u8, tail_tok: bool, from_start: bool) -> u8 {
+        if !from_start && !tail_tok && self.lengths_capped() {
+            len.min(self.t.min_len as u8)
+        } else {
+            len
+        }
     }
 
     /// [`Sweep::grown`] for a bare run `o` (its `need` field holds where
@@ -1957,13 +1972,8 @@ impl<'t> Sweep<'t> {
                 g
             };
         }
-        let len = (o.len() + 1).min(self.len_cap);
-        let tail_tok = !natural && usize::from(len) > self.t.min_len;
-        let len = if !tail_tok && self.lengths_capped() {
-            len.min(self.t.min_len as u8)
-        } else {
-            len
-        };
+        // (A bare run never counts exactly from the line's start.)
+        let (len, tail_tok) = self.grown_len(o.len(), natural, false);
         let stray = o.stray() || natural && pc.within[s][start] >> p & 1 == 0;
         let mut g = Open::new(o.suit(), len, true, o.need(), tail_tok, o.to_end()).made_bare(stray);
         if self.tracks_tokens(o.suit()) && (o.has_tok() || !natural) {
@@ -2019,11 +2029,7 @@ impl<'t> Sweep<'t> {
     /// pending run's joker), as one whose last card is no spare token:
     /// it may end there.
     fn untailed(&self, g: Open) -> Open {
-        let len = if self.lengths_capped() {
-            g.len().min(self.t.min_len as u8)
-        } else {
-            g.len()
-        };
+        let len = self.kept_len(g.len(), false, false);
         let u = Open::new(g.suit(), len, true, g.need(), false, g.to_end());
         if g.has_tok() { u.with_tok() } else { u }
     }
@@ -3142,9 +3148,9 @@ fn choices_key(p: usize, s: usize, opens: &[Open], avail: u8, budget: u8) -> Opt
             | u128::from(budget) << (at + 14)
     };
     if opens.iter().all(|o| o.0 & (BARE | HAS_TOK) == 0) {
-        let runs = opens.iter().fold(0u128, |k, o| {
-            k << 14 | u128::from(o.0 >> 13 << 11 | o.0 & 0x7ff)
-        });
+        let runs = opens
+            .iter()
+            .fold(0u128, |k, o| k << 14 | u128::from(o.code14()));
         Some(runs | tail(98))
     } else if opens.len() < CHOICES_KEY_RUNS {
         let runs = opens.iter().fold(0u128, |k, o| k << 16 | u128::from(o.0));
