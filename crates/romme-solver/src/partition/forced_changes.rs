@@ -228,14 +228,29 @@ fn augment(
     false
 }
 
+/// The copies of an original run's faces and a hand's, and the hand's
+/// (for the tests of this module and of the sweep).
+#[cfg(test)]
+pub(super) fn run_and_hand(run: &[usize], hand: &[usize]) -> ([u8; FACES], [u8; FACES]) {
+    let mut counts = [0u8; FACES];
+    let mut optional = [0u8; FACES];
+    for &f in run.iter().chain(hand) {
+        counts[f] += 1;
+    }
+    for &f in hand {
+        optional[f] += 1;
+    }
+    (counts, optional)
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
     use romme_core::ruleset::presets;
 
     use super::super::sweep::tests::{problem, sweep_of};
-    use super::super::{Arrange, FACES, PartitionSolver, Tables};
-    use super::{cover, forced_changes, forced_changes_from};
+    use super::super::{Arrange, PartitionSolver, Tables};
+    use super::{cover, forced_changes, forced_changes_from, run_and_hand};
 
     #[test]
     fn the_cover_is_the_largest_matching() {
@@ -248,19 +263,6 @@ mod tests {
         // Clubs 2 and 5, diamonds 5, hearts 5: clubs and the fives.
         assert_eq!(cover(&[(0, 2), (0, 5), (1, 5), (2, 5)]), 2);
         assert_eq!(cover(&[]), 0);
-    }
-
-    /// The copies of an original run's faces and a hand's, and the hand's.
-    fn run_and_hand(run: &[usize], hand: &[usize]) -> ([u8; FACES], [u8; FACES]) {
-        let mut counts = [0u8; FACES];
-        let mut optional = [0u8; FACES];
-        for &f in run.iter().chain(hand) {
-            counts[f] += 1;
-        }
-        for &f in hand {
-            optional[f] += 1;
-        }
-        (counts, optional)
     }
 
     /// Hand cards next to an original run join it (with tokens for the

@@ -3331,15 +3331,7 @@ pub(super) mod tests {
         let (s0, s1) = (t.suits[0], t.suits[1]);
         let run: Vec<usize> = t.line[s0][4..7].to_vec();
         let orphans = |hand: &[usize], tokens: usize| {
-            let mut counts = [0u8; FACES];
-            let mut optional = [0u8; FACES];
-            for &f in &run {
-                counts[f] += 1;
-            }
-            for &f in hand {
-                counts[f] += 1;
-                optional[f] += 1;
-            }
+            let (counts, optional) = super::super::forced_changes::run_and_hand(&run, hand);
             let mut sweep = sweep_of(
                 &t,
                 (counts, optional, tokens),
