@@ -1341,9 +1341,10 @@ impl<'t> Sweep<'t> {
     /// no more than the copies of this face plus the tokens left (any more
     /// could only end here, which costs nothing). With fewer, shorter or
     /// more constrained runs the cost can only be higher, so this bounds
-    /// the cost of every state with these tokens and low aces. 0 where
-    /// unknown: a run at `p` of length `p` would pass for one from the
-    /// line's start (see `exact_from_start`), too many runs do not fit the
+    /// the cost of every state with these tokens and low aces. Where a
+    /// run at `p` of length `p` would pass for one from the line's start
+    /// (see `exact_from_start`), what is known of a later position (see
+    /// [`Sweep::known_later`]); 0 where too many runs do not fit the
     /// encoding, or the relaxation hit a limit.
     pub(super) fn relaxed_value(
         &mut self,
@@ -1380,7 +1381,7 @@ impl<'t> Sweep<'t> {
             self.len_cap
         };
         if self.exact_from_start && p <= usize::from(len) {
-            return 0;
+            return self.known_later(usize::from(len) + 1, left, aces_low);
         }
         let used = self.tokens - left;
         let mut st = State {
@@ -1437,6 +1438,31 @@ impl<'t> Sweep<'t> {
         self.bound_memo.insert(key, m);
         self.keep_bound(key, m);
         v
+    }
+
+    /// Where no run may yet be read as long enough to end (the first
+    /// positions of a line whose runs from its start are counted exactly):
+    /// the least this relaxation already knows from position `q` on with
+    /// at most `left` tokens left, 0 where it knows none. Every state here
+    /// reaches `q` with at most `left` tokens left and the same low aces,
+    /// and the cards before `q` cost nothing less than nothing, so each
+    /// bound at `q` bounds it too. Only what the memo holds: working such
+    /// a bound out from here (the cut still loose, so asked nearly exact)
+    /// took more of the relaxation's states than it saved the sweep
+    /// (`rearrange_stats`, `raeuber` ~30, BENCHMARKS.md); the states at
+    /// `q - 1` ask for it anyway.
+    fn known_later(&self, q: usize, left: u8, aces_low: [u8; 5]) -> u64 {
+        let mut least = INF;
+        for l in 0..=left {
+            match self
+                .bound_key(q, l, aces_low)
+                .and_then(|key| self.bound_memo.get(&key))
+            {
+                Some(&m) => least = least.min(m & !BOUND),
+                None => return 0,
+            }
+        }
+        least
     }
 
     /// Solve: the optimal arrangement as shapes, the faces left in the
