@@ -237,6 +237,11 @@ impl Open {
         (self.0 >> 2 & 0xf) as u8
     }
 
+    /// This run with `need` in its `need` field.
+    fn with_need(self, need: u8) -> Open {
+        Open(self.0 & !(0xf << 2) | u16::from(need & 0xf) << 2)
+    }
+
     fn tail_tok(self) -> bool {
         self.0 >> 1 & 1 == 1
     }
@@ -651,6 +656,8 @@ pub(super) struct Sweep<'t> {
     /// first and last that its faces skip, where its meld had a wild card
     /// that is no longer a table card (see [`Sweep::exact`]).
     hole_need: [[u8; 16]; 5],
+    /// Per original run (as `orig_runs`), its holes: a bit per position.
+    orig_holes: Vec<u16>,
     /// Whether the changes counted are exactly those of comparing melds
     /// with the originals by faces. Not where an original run has holes: a
     /// token at a hole keeps every original with a hole there in reach,
@@ -875,6 +882,7 @@ impl<'t> Sweep<'t> {
             suits_ascending: t.suits.windows(2).all(|w| w[0] < w[1]),
             orig_runs,
             hole_need,
+            orig_holes,
             exact,
             optimum: INF,
             orig_sets,
@@ -1989,7 +1997,16 @@ impl<'t> Sweep<'t> {
             if o.has_tok() {
                 plain = plain.with_tok();
             }
-            let g = self.grown(plain, natural, p);
+            let mut g = self.grown(plain, natural, p);
+            // A token at a hole keeps only the table runs this one spans
+            // from their first card (where it starts is known here), not
+            // every one with a hole there, as `grown` reads a run's token.
+            if !natural && g.need() != 0 && g.need() != PENDING {
+                g = g.with_need(
+                    self.need_for(s, p + 1)
+                        .min(self.hole_need_from(s, start, p)),
+                );
+            }
             // The token a stray run needed is no spare one (which the
             // sweep leaves off a run's end, `end_cost`).
             return if o.stray() && !natural {
@@ -2033,6 +2050,20 @@ impl<'t> Sweep<'t> {
         } else {
             self.need_for(s, start)
         }
+    }
+
+    /// The earliest last position of the original runs of suit `s` from
+    /// `start` on with a hole at `p` ([`NEVER`] where none has).
+    fn hole_need_from(&self, s: usize, start: usize, p: usize) -> u8 {
+        self.orig_runs
+            .iter()
+            .zip(&self.orig_holes)
+            .filter(|&(&(os, a, _), &holes)| {
+                usize::from(os) == s && usize::from(a) >= start && holes >> p & 1 == 1
+            })
+            .map(|(&(_, _, b), _)| b)
+            .min()
+            .unwrap_or(NEVER)
     }
 
     /// Whether a bare run of suit `s` from `start` to `last` holds a table
