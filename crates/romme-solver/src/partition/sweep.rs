@@ -658,6 +658,8 @@ pub(super) struct Sweep<'t> {
     hole_need: [[u8; 16]; 5],
     /// Per original run (as `orig_runs`), its holes: a bit per position.
     orig_holes: Vec<u16>,
+    /// The ranks of the original sets (a bit each).
+    orig_set_ranks: u32,
     /// Whether the changes counted are exactly those of comparing melds
     /// with the originals by faces. Not where an original run has holes: a
     /// token at a hole keeps every original with a hole there in reach,
@@ -883,6 +885,7 @@ impl<'t> Sweep<'t> {
             orig_runs,
             hole_need,
             orig_holes,
+            orig_set_ranks: orig_sets.iter().fold(0, |bits, o| bits | 1 << o.0),
             exact,
             optimum: INF,
             orig_sets,
@@ -2870,15 +2873,7 @@ impl<'t> Sweep<'t> {
             SmallVec::from_elem(None, usize::from(budget) + 1);
         let mut sets = RankSets::new();
         let all = self.set_vectors.len();
-        self.sets_rec(
-            p,
-            rank,
-            pool.counts(),
-            budget,
-            (&mut sets, all),
-            0,
-            &mut out,
-        );
+        self.sets_rec(p, rank, pool.counts(), budget, (&mut sets, all), &mut out);
         // A choice using more tokens must be cheaper to be worth it.
         let mut kept: SmallVec<[SetChoice; MAX_TOKENS + 1]> = SmallVec::new();
         for c in out.into_iter().flatten() {
@@ -2917,6 +2912,62 @@ impl<'t> Sweep<'t> {
         least
     }
 
+    /// How many of the sets `sets` formed at `rank` hold an original set
+    /// whole, each a different one where the sweep honours pieces (a
+    /// table meld's cards are in one new meld: two sets alike by faces
+    /// hold two originals or one; the robbing search counts cards). A set
+    /// holds an original when it has all of its naturals and a token for
+    /// each of its wild cards that must stay one, and is no shorter (see
+    /// `SET_WILD`). The most such pairs, found by augmenting paths.
+    fn sets_holding(&self, rank: usize, sets: &RankSets) -> usize {
+        if sets.is_empty() || self.orig_set_ranks >> rank & 1 == 0 {
+            return 0;
+        }
+        let t = self.t;
+        let origs: SmallVec<[&OrigSet; 4]> =
+            self.orig_sets.iter().filter(|o| o.0 == rank).collect();
+        if origs.is_empty() || origs.len() > 16 {
+            return 0;
+        }
+        // Per set, the originals it can hold (a bit each).
+        let mut can: SmallVec<[u16; 4]> = SmallVec::new();
+        for (v, w) in sets {
+            let n: u8 = t.suits.iter().map(|&s| v[s]).sum();
+            let mut bits = 0u16;
+            for (j, &&(_, o, tokens, wild)) in origs.iter().enumerate() {
+                let size = o.iter().sum::<u8>() + tokens + wild;
+                let needs = tokens.max(size.saturating_sub(n));
+                if t.suits.iter().all(|&s| v[s] >= o[s]) && needs <= *w {
+                    bits |= 1 << j;
+                }
+            }
+            can.push(bits);
+        }
+        // (Read per set where nothing counts the cards: free
+        // rearrangement recounts its optimum's changes.)
+        if self.pieces.is_none() {
+            return can.iter().filter(|&&c| c != 0).count();
+        }
+        // Which set holds each original.
+        let mut owner = [usize::MAX; 16];
+        fn augment(i: usize, can: &[u16], owner: &mut [usize; 16], seen: &mut u16) -> bool {
+            let mut bits = can[i] & !*seen;
+            while bits != 0 {
+                let j = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                *seen |= 1 << j;
+                if owner[j] == usize::MAX || augment(owner[j], can, owner, seen) {
+                    owner[j] = i;
+                    return true;
+                }
+            }
+            false
+        }
+        (0..sets.len())
+            .filter(|&i| can[i] != 0 && augment(i, &can, &mut owner, &mut 0))
+            .count()
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn sets_rec(
         &self,
@@ -2925,7 +2976,6 @@ impl<'t> Sweep<'t> {
         pool: [u8; 5],
         budget: u8,
         (sets, below): (&mut RankSets, usize),
-        changes: u64,
         out: &mut [Option<SetChoice>],
     ) {
         let t = self.t;
@@ -2941,6 +2991,11 @@ impl<'t> Sweep<'t> {
             left_cost += u64::from(pool[s]) * u64::from(t.penalty[f] + self.unit) * self.scale;
         }
         let used: u8 = sets.iter().map(|(_, w)| *w).sum();
+        let changes = if self.relaxation {
+            0
+        } else {
+            (sets.len() - self.sets_holding(rank, sets)) as u64
+        };
         let cost = left_cost + changes;
         if ok {
             let best = &mut out[usize::from(used)];
@@ -3007,45 +3062,43 @@ impl<'t> Sweep<'t> {
                 let size = o.iter().sum::<u8>() + tokens + wild;
                 tokens.max(size.saturating_sub(n as u8))
             };
-            let kept = self
-                .orig_sets
-                .iter()
-                .filter(holds)
-                .any(|o| tokens_to_hold(o) <= w);
             let mut rest = pool;
             for &s in &t.suits {
                 rest[s] -= v[s];
             }
             sets.push((v, w));
-            let changed = !kept && !self.relaxation;
             if self.pieces_fit(p, rank, sets) {
-                self.sets_rec(
-                    p,
-                    rank,
-                    rest,
-                    budget,
-                    (sets, i + 1),
-                    changes + u64::from(changed),
-                    out,
-                );
+                self.sets_rec(p, rank, rest, budget, (sets, i + 1), out);
             }
             sets.pop();
             // The same naturals with the tokens beyond the minimum length
             // that hold such an original whole (a set with its wild cards
-            // left in place).
-            if changed {
-                let more = self
+            // left in place): each number of tokens one of them needs
+            // (the one with fewest may be held by another set).
+            if !self.relaxation && self.orig_set_ranks >> rank & 1 == 1 {
+                let mut more: SmallVec<[u8; 4]> = self
                     .orig_sets
                     .iter()
                     .filter(holds)
                     .map(tokens_to_hold)
                     .filter(|&j| j > w && j <= free_tokens)
                     .filter(|&j| n + usize::from(j) <= t.max_set && t.share_ok(n, usize::from(j)))
-                    .min();
-                if let Some(j) = more {
+                    .collect();
+                more.sort_unstable();
+                more.dedup();
+                // (Read per set, a set that holds one is held.)
+                if self.pieces.is_none() {
+                    let kept = self
+                        .orig_sets
+                        .iter()
+                        .filter(holds)
+                        .any(|o| tokens_to_hold(o) <= w);
+                    more.truncate(usize::from(!kept));
+                }
+                for j in more {
                     sets.push((v, j));
                     if self.pieces_fit(p, rank, sets) {
-                        self.sets_rec(p, rank, rest, budget, (sets, i + 1), changes, out);
+                        self.sets_rec(p, rank, rest, budget, (sets, i + 1), out);
                     }
                     sets.pop();
                 }
