@@ -1060,6 +1060,27 @@ mod tests {
         floor_reaches(&["6c 6d 6h *=6s", "6c 6d 6h"], "As Ad", (0, 2));
     }
 
+    /// A table run robbed of its joker is a changed meld also where a
+    /// later table run of its suit ends after it: 8h takes the joker of
+    /// 5h 6h 7h 8h *=9h onto 10h Jh Qh Kh (8h *=9h 10h … Kh holds that
+    /// one), and 5h 6h 7h 8h stays without it. Waiting for a token only
+    /// at a suit's last table run, the floor said no changed meld. (Seed
+    /// 244 of `rearrange_stats`' ~30 row, reduced.)
+    #[test]
+    fn a_run_robbed_of_its_joker_is_changed_before_a_later_run_too() {
+        floor_reaches(&["5h 6h 7h 8h *=9h", "10h Jh Qh Kh"], "8h", (0, 1));
+    }
+
+    /// ... and a run that goes on past such a table run without a token
+    /// may still hold a later one: 6h joins 4h 5h and 7h 8h 9h into one
+    /// run, which holds 7h 8h 9h whole, and Ks Kd take the joker: one
+    /// changed meld. (Waiting for a token to the line's end, the floor
+    /// said two: no floor.)
+    #[test]
+    fn a_run_past_a_table_run_robbed_of_its_joker_may_hold_a_later_one() {
+        floor_reaches(&["4h 5h *=6h", "7h 8h 9h"], "6h Ks Kd", (0, 1));
+    }
+
     /// A set whose joker is robbed is a changed meld (a piece of it stays):
     /// the floor, which hands the table's jokers to the player, counts the
     /// set as kept only where a token takes the joker's place. Kc Kd need

@@ -173,7 +173,10 @@ const BARE: u16 = 1 << 11;
 const HAS_TOK: u16 = 1 << 12;
 /// `need` of a run that holds the natural cards of a table run with a
 /// joker but no token yet: a token anywhere in it makes it hold that run
-/// whole ([`Sweep::demand_pieces`]).
+/// whole ([`Sweep::demand_pieces`]). It no longer follows the table runs
+/// after that one (one `need` a run): a natural where one without a joker
+/// ends is read as holding it, which asks less (where the run started is
+/// not in the state).
 const PENDING: u8 = 14;
 /// The natural bit, which a bare run reads as "stray".
 const NAT: u16 = 1 << 6;
@@ -966,6 +969,7 @@ impl<'t> Sweep<'t> {
             token_suits: 0,
             pending: [0; 5],
             swap_held: [0; 5],
+            plain_ends: [0; 5],
             sets: SmallVec::new(),
         };
         for &s in &t.suits {
@@ -1051,19 +1055,12 @@ impl<'t> Sweep<'t> {
                 }
             }
         }
-        // Where an original ends later, the run may still hold that one:
-        // `need` follows it as before (the run's start, which tells the
-        // originals it may reach, is not in the state).
-        for (s, (pending, plain)) in lines.pending.iter_mut().zip(plain).enumerate() {
-            let last = self
-                .orig_runs
-                .iter()
-                .filter(|&&(os, _, _)| usize::from(os) == s)
-                .map(|&(_, _, b)| b)
-                .max()
-                .unwrap_or(0);
-            *pending &= !plain & 1 << last;
+        // (Where a table run without a joker ends there too, the run may
+        // hold that one.)
+        for (pending, plain) in lines.pending.iter_mut().zip(plain) {
+            *pending &= !plain;
         }
+        lines.plain_ends = plain;
         self.pieces = Some(lines);
         // (A token where a copy is left over may be the hand card a meld
         // needs: not replaceable.)
@@ -1267,7 +1264,12 @@ impl<'t> Sweep<'t> {
             return u8::MAX;
         }
         if o.need() == PENDING {
-            return 1;
+            // (Or none, where a table run without a joker ends later.)
+            let later = self
+                .pieces
+                .as_ref()
+                .is_some_and(|pc| pc.plain_ends[usize::from(o.suit())] >> (p + 1) != 0);
+            return u8::from(!later);
         }
         // Positions p + 1 ..= need (the line has at most 14).
         let no_card = &self.no_card[usize::from(o.suit())];
@@ -1923,7 +1925,18 @@ impl<'t> Sweep<'t> {
                     .pieces
                     .as_ref()
                     .is_some_and(|pc| pc.swap_held[usize::from(o.suit())] >> p & 1 == 1);
-            if natural && !swapped { PENDING } else { 0 }
+            // A natural where a table run without a joker ends: the run
+            // may hold that one (where it started is not in the state).
+            let released = natural
+                && self
+                    .pieces
+                    .as_ref()
+                    .is_some_and(|pc| pc.plain_ends[usize::from(o.suit())] >> p & 1 == 1);
+            if natural && !swapped && !released {
+                PENDING
+            } else {
+                0
+            }
         } else if natural || self.relaxation {
             o.need()
         } else {
@@ -3125,14 +3138,17 @@ struct PieceLines {
     /// Suits with a table run that has a joker (their runs keep whether
     /// they hold a token).
     token_suits: u8,
-    /// Per suit: the position where the last original run ends (its last
-    /// natural card), where every one that ends there had a joker (see
+    /// Per suit: the positions where original runs end (their last
+    /// natural card) where every one that ends there had a joker (see
     /// [`PENDING`]).
     pending: [u16; 5],
     /// Per suit: the positions of jokers after a table run's last natural
     /// card that a choice may exchange: a natural there ends a pending
     /// run's wait as a token does.
     swap_held: [u16; 5],
+    /// Per suit: where table runs without a joker end (a pending run that
+    /// takes a natural there may hold one of them).
+    plain_ends: [u16; 5],
     /// The table's sets: rank and natural cards per suit.
     sets: SmallVec<[(usize, [u8; 5]); 8]>,
 }
