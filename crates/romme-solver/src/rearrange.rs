@@ -1081,6 +1081,16 @@ mod tests {
         floor_reaches(&["4h 5h *=6h", "7h 8h 9h"], "6h Ks Kd", (0, 1));
     }
 
+    /// A piece keeps its joker where it stands: 8c 8d take the joker of
+    /// 6h 7h 8h 9h *=10h, and 6h 7h 8h 9h stays, a changed meld. Read with
+    /// the joker anywhere, the floor took 8h for 8c 8d 8h and kept
+    /// 6h 7h *=8h 9h as the table run whole: one changed meld. (Seed 461
+    /// of `rearrange_stats`' ~30 row, reduced.)
+    #[test]
+    fn a_piece_keeps_its_joker_where_it_stands() {
+        floor_reaches(&["6h 7h 8h 9h *=10h"], "8c 8d", (0, 2));
+    }
+
     /// A set whose joker is robbed is a changed meld (a piece of it stays):
     /// the floor, which hands the table's jokers to the player, counts the
     /// set as kept only where a token takes the joker's place. Kc Kd need

@@ -148,7 +148,9 @@ const MAX_OPEN_PIECES: usize = 15;
 /// [`Sweep::grown`]); whether it holds a natural card; `need`, the position
 /// from which on it holds a whole original run (4 bits); whether its last
 /// card is a wild token (only marked where the run is longer than the
-/// minimum, the one place it matters); whether it starts with a token, so
+/// minimum, the one place it matters, and in a bare run where no table
+/// run spanning its start has a joker there, see [`Sweep::grown_bare`]);
+/// whether it starts with a token, so
 /// it must run to the end of the line (a token at the start is only needed
 /// where the right end has no room; elsewhere the same run is built with
 /// the token at the right end).
@@ -964,6 +966,7 @@ impl<'t> Sweep<'t> {
             hand: [0; 5],
             hand_wild: pieces.hand_wild,
             within: [[0; 16]; 5],
+            jokers_within: [[0; 16]; 5],
             plain_runs: SmallVec::new(),
             jokered_runs: SmallVec::new(),
             token_suits: 0,
@@ -1002,8 +1005,14 @@ impl<'t> Sweep<'t> {
                     .enumerate()
                     .filter(|&(_, &(_, w, _))| !w)
                     .fold(0u16, |m, (i, _)| m | 1 << (lo + i));
+                let jokers = meld
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &(_, w, _))| w)
+                    .fold(0u16, |m, (i, _)| m | 1 << (lo + i));
                 for a in lo..=hi {
                     lines.within[s][a] |= naturals & span & !((1u16 << a) - 1);
+                    lines.jokers_within[s][a] |= jokers & span & !((1u16 << a) - 1);
                 }
                 // Its cards lie at `lo`, `lo + 1`, ... A joker that a
                 // choice may exchange is held by the natural in its place
@@ -1035,6 +1044,7 @@ impl<'t> Sweep<'t> {
                 // Faces not in a run's order: its suit is read as covered
                 // everywhere, which asks less.
                 lines.within[s] = [u16::MAX; 16];
+                lines.jokers_within[s] = [u16::MAX; 16];
             }
         }
         let mut plain = [0u16; 5];
@@ -2031,9 +2041,17 @@ impl<'t> Sweep<'t> {
                 g
             };
         }
-        // (A bare run never counts exactly from the line's start.)
+        // (A bare run never counts exactly from the line's start.) Its
+        // last card is marked where it is a token, at any length: a natural
+        // after a token where no table run spanning its start has a joker
+        // makes it stray (a piece keeps its jokers where they stand; a
+        // token at a run's end may stand for a joker before its naturals,
+        // see `end_cost`).
         let (len, tail_tok) = self.grown_len(o.len(), natural, false);
-        let stray = o.stray() || natural && pc.within[s][start] >> p & 1 == 0;
+        let tail_tok = tail_tok || !natural && pc.jokers_within[s][start] >> p & 1 == 0;
+        let misplaced =
+            natural && o.tail_tok() && p > 0 && pc.jokers_within[s][start] >> (p - 1) & 1 == 0;
+        let stray = o.stray() || natural && pc.within[s][start] >> p & 1 == 0 || misplaced;
         let mut g = Open::new(o.suit(), len, true, o.need(), tail_tok, o.to_end()).made_bare(stray);
         if self.tracks_tokens(o.suit()) && (o.has_tok() || !natural) {
             g = g.with_tok();
@@ -3131,6 +3149,10 @@ struct PieceLines {
     /// cards where that run's span holds `a` too (a bare run from `a` may
     /// take a natural there).
     within: [[u16; 16]; 5],
+    /// The same for the table runs' jokers: where a bare run from `a` may
+    /// hold a token before a natural card (a piece keeps its jokers where
+    /// they stand).
+    jokers_within: [[u16; 16]; 5],
     /// The original runs (suit, first and last natural position) without
     /// a joker that must stay one, and with one ([`PENDING`]).
     plain_runs: SmallVec<[(u8, u8, u8); 16]>,
