@@ -2965,10 +2965,8 @@ impl<'t> Sweep<'t> {
         for (v, w) in sets {
             let n: u8 = t.suits.iter().map(|&s| v[s]).sum();
             let mut bits = 0u16;
-            for (j, &&(_, o, tokens, wild)) in origs.iter().enumerate() {
-                let size = o.iter().sum::<u8>() + tokens + wild;
-                let needs = tokens.max(size.saturating_sub(n));
-                if t.suits.iter().all(|&s| v[s] >= o[s]) && needs <= *w {
+            for (j, &o) in origs.iter().enumerate() {
+                if t.suits.iter().all(|&s| v[s] >= o.1[s]) && tokens_to_hold(o, n) <= *w {
                     bits |= 1 << j;
                 }
             }
@@ -2999,7 +2997,6 @@ impl<'t> Sweep<'t> {
             .count()
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn sets_rec(
         &self,
         p: usize,
@@ -3089,10 +3086,7 @@ impl<'t> Sweep<'t> {
             // that.
             let holds =
                 |&&(r, o, _, _): &&OrigSet| r == rank && t.suits.iter().all(|&s| v[s] >= o[s]);
-            let tokens_to_hold = |&(_, o, tokens, wild): &OrigSet| {
-                let size = o.iter().sum::<u8>() + tokens + wild;
-                tokens.max(size.saturating_sub(n as u8))
-            };
+            let to_hold = |o: &OrigSet| tokens_to_hold(o, n as u8);
             let mut rest = pool;
             for &s in &t.suits {
                 rest[s] -= v[s];
@@ -3111,7 +3105,7 @@ impl<'t> Sweep<'t> {
                     .orig_sets
                     .iter()
                     .filter(holds)
-                    .map(tokens_to_hold)
+                    .map(to_hold)
                     .filter(|&j| j > w && j <= free_tokens)
                     .filter(|&j| n + usize::from(j) <= t.max_set && t.share_ok(n, usize::from(j)))
                     .collect();
@@ -3119,11 +3113,7 @@ impl<'t> Sweep<'t> {
                 more.dedup();
                 // (Read per set, a set that holds one is held.)
                 if self.pieces.is_none() {
-                    let kept = self
-                        .orig_sets
-                        .iter()
-                        .filter(holds)
-                        .any(|o| tokens_to_hold(o) <= w);
+                    let kept = self.orig_sets.iter().filter(holds).any(|o| to_hold(o) <= w);
                     more.truncate(usize::from(!kept));
                 }
                 for j in more {
@@ -3136,6 +3126,14 @@ impl<'t> Sweep<'t> {
             }
         }
     }
+}
+
+/// The tokens a set of `n` natural cards needs to hold original set `o`
+/// whole: one for each of its wild cards that must stay one, and enough
+/// to be no shorter (see `SET_WILD`).
+fn tokens_to_hold(&(_, o, tokens, wild): &OrigSet, n: u8) -> u8 {
+    let size = o.iter().sum::<u8>() + tokens + wild;
+    tokens.max(size.saturating_sub(n))
 }
 
 /// [`Pieces`] on the suits' lines (a bit per position).
