@@ -1091,6 +1091,17 @@ mod tests {
         floor_reaches(&["6h 7h 8h 9h *=10h"], "8c 8d", (0, 2));
     }
 
+    /// Two runs alike by faces are two table runs or one: Kh Kd take the
+    /// joker of 3d 4d 5d 6d *=7d, and of the two runs 3d 4d 5d 6d that
+    /// stay (table cards alone) one is the other table run whole, the
+    /// other a changed meld. Each read as all of the table run without a
+    /// joker, the floor said one changed meld. (Seed 476 of
+    /// `rearrange_stats`' ~30 row, reduced.)
+    #[test]
+    fn two_runs_alike_are_two_table_runs_or_one() {
+        floor_reaches(&["3d 4d 5d 6d", "3d 4d 5d 6d *=7d"], "Kh Kd", (0, 2));
+    }
+
     /// A set whose joker is robbed is a changed meld (a piece of it stays):
     /// the floor, which hands the table's jokers to the player, counts the
     /// set as kept only where a token takes the joker's place. Kc Kd need

@@ -2100,6 +2100,81 @@ impl<'t> Sweep<'t> {
             .unwrap_or(NEVER)
     }
 
+    /// The bare runs of suit `s` that choice `c` ends before position `p`
+    /// read as all of a table run ([`Sweep::bare_holds`], each on its own)
+    /// beyond the most of them that can be all of different ones (a table
+    /// run is one piece: two bare runs alike by faces are all of two table
+    /// runs or of one). Each is a changed meld more.
+    fn bare_overclaims(&self, p: usize, s: usize, opens: &[Open], c: &SuitChoice) -> u64 {
+        let Some(pc) = &self.pieces else {
+            return 0;
+        };
+        if self.relaxation {
+            return 0;
+        }
+        let ending = || {
+            opens
+                .iter()
+                .zip(&c.steps[..usize::from(c.n)])
+                .filter(|&(o, &step)| step == Step::End && o.bare())
+                .map(|(&o, _)| o)
+        };
+        if ending().nth(1).is_none() {
+            return 0;
+        }
+        let last = p.wrapping_sub(1);
+        // Per ending bare run, the table runs it may be all of (a bit each:
+        // those without a joker, then those with one).
+        let plain = pc.plain_runs.len();
+        if plain + pc.jokered_runs.len() > 32 {
+            return 0;
+        }
+        let mut can: SmallVec<[u32; 8]> = SmallVec::new();
+        for o in ending() {
+            let start = usize::from(o.need());
+            let inside = |&(os, a, b): &(u8, u8, u8)| {
+                usize::from(os) == s && usize::from(a) >= start && usize::from(b) <= last
+            };
+            let mut bits = 0u32;
+            for (j, r) in pc.plain_runs.iter().enumerate() {
+                if inside(r) {
+                    bits |= 1 << j;
+                }
+            }
+            if o.has_tok() {
+                for (j, r) in pc.jokered_runs.iter().enumerate() {
+                    if inside(r) {
+                        bits |= 1 << (plain + j);
+                    }
+                }
+            }
+            if bits != 0 {
+                can.push(bits);
+            }
+        }
+        if can.len() < 2 {
+            return 0;
+        }
+        let mut owner = [usize::MAX; 32];
+        fn augment(i: usize, can: &[u32], owner: &mut [usize; 32], seen: &mut u32) -> bool {
+            let mut bits = can[i] & !*seen;
+            while bits != 0 {
+                let j = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                *seen |= 1 << j;
+                if owner[j] == usize::MAX || augment(owner[j], can, owner, seen) {
+                    owner[j] = i;
+                    return true;
+                }
+            }
+            false
+        }
+        let matched = (0..can.len())
+            .filter(|&i| augment(i, &can, &mut owner, &mut 0))
+            .count();
+        (can.len() - matched) as u64
+    }
+
     /// Whether a bare run of suit `s` from `start` to `last` holds a table
     /// run whole (read by faces: a piece that is all of its table run).
     fn bare_holds(
@@ -2786,6 +2861,7 @@ impl<'t> Sweep<'t> {
         let t = self.t;
         let i = usize::from(c.n);
         if i == opens.len() {
+            c.changes += self.bare_overclaims(p, s, opens, c);
             if p == self.len {
                 out.push(*c);
                 return;
