@@ -2155,24 +2155,7 @@ impl<'t> Sweep<'t> {
         if can.len() < 2 {
             return 0;
         }
-        let mut owner = [usize::MAX; 32];
-        fn augment(i: usize, can: &[u32], owner: &mut [usize; 32], seen: &mut u32) -> bool {
-            let mut bits = can[i] & !*seen;
-            while bits != 0 {
-                let j = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                *seen |= 1 << j;
-                if owner[j] == usize::MAX || augment(owner[j], can, owner, seen) {
-                    owner[j] = i;
-                    return true;
-                }
-            }
-            false
-        }
-        let matched = (0..can.len())
-            .filter(|&i| augment(i, &can, &mut owner, &mut 0))
-            .count();
-        (can.len() - matched) as u64
+        (can.len() - most_pairs(&can)) as u64
     }
 
     /// Whether a bare run of suit `s` from `start` to `last` holds a table
@@ -3033,14 +3016,14 @@ impl<'t> Sweep<'t> {
         let t = self.t;
         let origs: SmallVec<[&OrigSet; 4]> =
             self.orig_sets.iter().filter(|o| o.0 == rank).collect();
-        if origs.is_empty() || origs.len() > 16 {
+        if origs.is_empty() || origs.len() > 32 {
             return 0;
         }
         // Per set, the originals it can hold (a bit each).
-        let mut can: SmallVec<[u16; 4]> = SmallVec::new();
+        let mut can: SmallVec<[u32; 4]> = SmallVec::new();
         for (v, w) in sets {
             let n: u8 = t.suits.iter().map(|&s| v[s]).sum();
-            let mut bits = 0u16;
+            let mut bits = 0u32;
             for (j, &o) in origs.iter().enumerate() {
                 if t.suits.iter().all(|&s| v[s] >= o.1[s]) && tokens_to_hold(o, n) <= *w {
                     bits |= 1 << j;
@@ -3053,24 +3036,7 @@ impl<'t> Sweep<'t> {
         if self.pieces.is_none() {
             return can.iter().filter(|&&c| c != 0).count();
         }
-        // Which set holds each original.
-        let mut owner = [usize::MAX; 16];
-        fn augment(i: usize, can: &[u16], owner: &mut [usize; 16], seen: &mut u16) -> bool {
-            let mut bits = can[i] & !*seen;
-            while bits != 0 {
-                let j = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                *seen |= 1 << j;
-                if owner[j] == usize::MAX || augment(owner[j], can, owner, seen) {
-                    owner[j] = i;
-                    return true;
-                }
-            }
-            false
-        }
-        (0..sets.len())
-            .filter(|&i| can[i] != 0 && augment(i, &can, &mut owner, &mut 0))
-            .count()
+        most_pairs(&can)
     }
 
     fn sets_rec(
@@ -3202,6 +3168,29 @@ impl<'t> Sweep<'t> {
             }
         }
     }
+}
+
+/// The most pairs of a left side (`can[i]`: the right side's entries, a
+/// bit each of 32, that entry `i` may pair with) and a right side, each
+/// entry in one pair at most: a maximum matching by augmenting paths.
+fn most_pairs(can: &[u32]) -> usize {
+    fn augment(i: usize, can: &[u32], owner: &mut [usize; 32], seen: &mut u32) -> bool {
+        let mut bits = can[i] & !*seen;
+        while bits != 0 {
+            let j = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            *seen |= 1 << j;
+            if owner[j] == usize::MAX || augment(owner[j], can, owner, seen) {
+                owner[j] = i;
+                return true;
+            }
+        }
+        false
+    }
+    let mut owner = [usize::MAX; 32];
+    (0..can.len())
+        .filter(|&i| can[i] != 0 && augment(i, can, &mut owner, &mut 0))
+        .count()
 }
 
 /// The tokens a set of `n` natural cards needs to hold original set `o`
