@@ -2066,9 +2066,7 @@ impl<'t> Sweep<'t> {
     /// the first end of a table run from `start` on. Tokens that broke a
     /// table run are not known: read as none, which asks less.
     fn need_from(&self, pc: &PieceLines, s: usize, start: usize, p: usize, has_tok: bool) -> u8 {
-        let inside = |&&(os, a, b): &&(u8, u8, u8)| {
-            usize::from(os) == s && usize::from(a) >= start && usize::from(b) < p
-        };
+        let inside = |r: &&(u8, u8, u8)| lies_within(r, s, start, p);
         if pc.plain_runs.iter().any(|r| inside(&r)) {
             return 0;
         }
@@ -2122,7 +2120,6 @@ impl<'t> Sweep<'t> {
         if ending().nth(1).is_none() {
             return 0;
         }
-        let last = p.wrapping_sub(1);
         // Per ending bare run, the table runs it may be all of (a bit each:
         // those without a joker, then those with one).
         let plain = pc.plain_runs.len();
@@ -2132,9 +2129,7 @@ impl<'t> Sweep<'t> {
         let mut can: SmallVec<[u32; 8]> = SmallVec::new();
         for o in ending() {
             let start = usize::from(o.need());
-            let inside = |&(os, a, b): &(u8, u8, u8)| {
-                usize::from(os) == s && usize::from(a) >= start && usize::from(b) <= last
-            };
+            let inside = |r: &(u8, u8, u8)| lies_within(r, s, start, p);
             let mut bits = 0u32;
             for (j, r) in pc.plain_runs.iter().enumerate() {
                 if inside(r) {
@@ -2168,9 +2163,7 @@ impl<'t> Sweep<'t> {
         last: usize,
         has_tok: bool,
     ) -> bool {
-        let inside = |&(os, a, b): &(u8, u8, u8)| {
-            usize::from(os) == s && usize::from(a) >= start && usize::from(b) <= last
-        };
+        let inside = |r: &(u8, u8, u8)| lies_within(r, s, start, last.saturating_add(1));
         pc.plain_runs.iter().any(inside) || has_tok && pc.jokered_runs.iter().any(inside)
     }
 
@@ -3168,6 +3161,12 @@ impl<'t> Sweep<'t> {
             }
         }
     }
+}
+
+/// Whether table run `r` (suit, first and last natural position) is of
+/// suit `s` and lies within positions `start .. end`.
+fn lies_within(&(os, a, b): &(u8, u8, u8), s: usize, start: usize, end: usize) -> bool {
+    usize::from(os) == s && usize::from(a) >= start && usize::from(b) < end
 }
 
 /// The most pairs of a left side (`can[i]`: the right side's entries, a
